@@ -1,0 +1,264 @@
+//! Rules of the games: the [`Game`] and [`Evaluate`] traits, shared vocabulary
+//! ([`Player`], [`Outcome`], [`ParseError`]) and the one runtime dispatch over [`GameId`].
+//!
+//! Layering: nothing in this module imports from `search`, `protocol` or `engine`.
+
+pub mod options;
+pub mod sight;
+
+use std::fmt::{self, Debug, Display};
+use std::hash::Hash;
+
+pub use options::{OptionKind, OptionSpec, OptionValues};
+
+/// A seat at the table. Player one moves first (Isaac Dark, Sight White, Tactigon Red).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    /// The player who moves first.
+    One,
+    /// The player who moves second.
+    Two,
+}
+
+impl Player {
+    /// The other seat.
+    #[inline]
+    pub fn opponent(self) -> Player {
+        match self {
+            Player::One => Player::Two,
+            Player::Two => Player::One,
+        }
+    }
+
+    /// 0 for player one, 1 for player two: an index into per-player arrays.
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// How a finished game ended, in absolute terms (not relative to the side to move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The given player won.
+    Win(Player),
+    /// Nobody won.
+    Draw,
+}
+
+/// A position or move text that could not be read, with a message that says why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError(pub String);
+
+impl ParseError {
+    /// Builds an error from anything printable.
+    pub fn new(msg: impl Into<String>) -> Self {
+        ParseError(msg.into())
+    }
+}
+
+impl Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// A move that is well formed but not legal in the position it was offered to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove(pub String);
+
+impl Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The rules of one game. Implementations hold a complete position, cheap to clone:
+/// search uses copy-make (clone, then [`Game::play`]).
+///
+/// Contracts every implementation keeps (the invariant battery in `tests/` checks them):
+/// - [`Game::generate_moves`] yields exactly the legal moves, each once, in the game's
+///   canonical order; a forced pass is a move.
+/// - [`Game::outcome`] is `Some` exactly when the game is over; a position with no legal move
+///   is over.
+/// - `from_fen(to_fen(p)) == p` and `parse_move(move_to_string(m)) == m`.
+/// - [`Game::hash`] after any sequence of [`Game::play`] equals the hash of the same position
+///   parsed from scratch.
+pub trait Game: Clone + Debug + PartialEq + Send + 'static {
+    /// One move, small and copyable.
+    type Move: Copy + Eq + Hash + Debug + Send + 'static;
+    /// Rule switches that hold for a whole game (board size, rule variants).
+    type Settings: Clone + Debug + Send + 'static;
+
+    /// The game's name as used by `UCI_Variant` and `--game` (lower case).
+    const NAME: &'static str;
+
+    /// The rule switches this game offers, named `<Game>_<Switch>`.
+    fn options() -> Vec<OptionSpec>;
+    /// Reads the settings from option values (every value already checked against its spec).
+    fn settings(values: &OptionValues) -> Self::Settings;
+
+    /// The start position under the given settings.
+    fn start(settings: &Self::Settings) -> Self;
+    /// Reads a position in the game's notation.
+    fn from_fen(s: &str, settings: &Self::Settings) -> Result<Self, ParseError>;
+    /// Writes the position in canonical notation.
+    fn to_fen(&self) -> String;
+    /// Reads a move in the game's notation. The move need not be legal.
+    fn parse_move(&self, s: &str) -> Result<Self::Move, ParseError>;
+    /// Writes a move in canonical notation.
+    fn move_to_string(&self, m: Self::Move) -> String;
+
+    /// Whose turn it is.
+    fn side_to_move(&self) -> Player;
+    /// Clears `out` and fills it with every legal move, in canonical order.
+    fn generate_moves(&self, out: &mut Vec<Self::Move>);
+    /// Plays a legal move (legality is checked only by debug assertions).
+    fn play(&mut self, m: Self::Move);
+    /// `Some` once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The Zobrist hash of the position, kept incrementally by [`Game::play`].
+    fn hash(&self) -> u64;
+    /// The board drawn in text for people, several lines (used by the `d` command).
+    fn render(&self) -> String;
+
+    /// Whether `m` is one of the legal moves.
+    fn is_legal(&self, m: Self::Move) -> bool {
+        let mut moves = Vec::new();
+        self.generate_moves(&mut moves);
+        moves.contains(&m)
+    }
+
+    /// Parses and plays a move, or says why it cannot be played; `self` is unchanged on error.
+    fn try_play_str(&mut self, s: &str) -> Result<Self::Move, IllegalMove> {
+        let m = self
+            .parse_move(s)
+            .map_err(|e| IllegalMove(format!("{s}: {e}")))?;
+        if self.outcome().is_some() {
+            return Err(IllegalMove(format!("{s}: the game is over")));
+        }
+        if !self.is_legal(m) {
+            return Err(IllegalMove(format!("{s}: not a legal move here")));
+        }
+        self.play(m);
+        Ok(m)
+    }
+
+    /// Counts the leaf nodes of the legal-move tree `depth` plies deep (bulk-counted at the
+    /// last ply). Finished positions count as leaves only at depth 0.
+    fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut moves = Vec::new();
+        self.generate_moves(&mut moves);
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves
+            .iter()
+            .map(|&m| {
+                let mut child = self.clone();
+                child.play(m);
+                child.perft(depth - 1)
+            })
+            .sum()
+    }
+}
+
+/// Search knowledge for a game, kept apart from its rules.
+pub trait Evaluate: Game {
+    /// Number of slots in the history table; [`Evaluate::history_index`] is below it.
+    const HISTORY_SIZE: usize;
+    /// Positions (in the game's notation) searched by `bench`, with the default settings.
+    const BENCH_FENS: &'static [&'static str];
+    /// The fixed depth `bench` searches each of [`Evaluate::BENCH_FENS`] to.
+    const BENCH_DEPTH: u32;
+
+    /// Static evaluation from the side to move's view, in the game's documented unit
+    /// (centipawn-like: 100 is a clear advantage). Never called on finished positions.
+    fn evaluate(&self) -> i32;
+    /// A slot for the move in the history table, used for move ordering.
+    fn history_index(&self, m: Self::Move) -> usize;
+    /// Moves worth searching beyond the horizon (captures and the like). None by default.
+    fn noisy_moves(&self, out: &mut Vec<Self::Move>) {
+        out.clear();
+    }
+    /// A rough count of the moves the side to move still has to make, for time management.
+    fn moves_left_estimate(&self) -> u32 {
+        30
+    }
+    /// Human-readable terms of the evaluation (used by the `eval` command).
+    fn explain_eval(&self) -> String {
+        format!("total {}", self.evaluate())
+    }
+}
+
+/// The games ludus plays. Runtime choice of game happens only in [`GameId::visit`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameId {
+    /// Sight: 5×5 Alquerque grid, stacks grow by line of sight.
+    Sight,
+}
+
+/// Code that is generic over the game, run for a game chosen at runtime by [`GameId::visit`].
+pub trait GameVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Runs the generic code for game `G`.
+    fn visit<G: Evaluate>(self) -> Self::Output;
+}
+
+impl GameId {
+    /// Every game that can be selected, in the order options list them.
+    pub const ALL: &'static [GameId] = &[GameId::Sight];
+    /// The game an engine starts with.
+    pub const DEFAULT: GameId = GameId::Sight;
+
+    /// The single dispatch point from a runtime game id to generic code.
+    pub fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
+        match self {
+            GameId::Sight => visitor.visit::<sight::Sight>(),
+        }
+    }
+
+    /// The game's lower-case name (`UCI_Variant` value).
+    pub fn name(self) -> &'static str {
+        struct Name;
+        impl GameVisitor for Name {
+            type Output = &'static str;
+            fn visit<G: Evaluate>(self) -> &'static str {
+                G::NAME
+            }
+        }
+        self.visit(Name)
+    }
+
+    /// Finds a game by name, ignoring case.
+    pub fn from_name(name: &str) -> Option<GameId> {
+        GameId::ALL
+            .iter()
+            .copied()
+            .find(|g| g.name().eq_ignore_ascii_case(name))
+    }
+
+    /// The rule switches of this game.
+    pub fn options(self) -> Vec<OptionSpec> {
+        struct Options;
+        impl GameVisitor for Options {
+            type Output = Vec<OptionSpec>;
+            fn visit<G: Evaluate>(self) -> Vec<OptionSpec> {
+                G::options()
+            }
+        }
+        self.visit(Options)
+    }
+}
+
+impl Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
