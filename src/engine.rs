@@ -1,1 +1,390 @@
+//! The worker thread: it owns the search tables, runs one job at a time (search, perft,
+//! bench) and reports through the shared event channel. It never writes to stdout; the
+//! protocol loop prints what it reports.
+//!
+//! A job gets its root position by value. A shared `AtomicBool` stops it; every job ends with
+//! exactly one final report ([`Report::BestMove`], [`Report::PerftDone`] or
+//! [`Report::BenchDone`]), also when stopped.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, Sender};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+
+use crate::game::{Evaluate, Game, OptionValues};
+use crate::search::levels::{self, Level};
+use crate::search::{Limits, Score, SearchInfo, SearchParams, SearchTables, search as run_search};
+
+/// Everything the protocol loop waits for: input lines and worker reports.
+#[derive(Debug)]
+pub enum Event {
+    /// One line of input, without its line ending.
+    Input(String),
+    /// A line longer than the reader accepts; its length so far.
+    InputTooLong(usize),
+    /// End of input (or a read error): stop any job and quit.
+    InputClosed,
+    /// End of a one-shot script: let the job under way finish, then quit.
+    InputDone,
+    /// A report from the worker about job `job`.
+    Worker {
+        /// The job it belongs to.
+        job: u64,
+        /// What it says.
+        report: Report,
+    },
+}
+
+/// What the worker reports.
+#[derive(Debug)]
+pub enum Report {
+    /// A completed iteration of a search.
+    Info(SearchInfo),
+    /// The search is over (final report of a search).
+    BestMove {
+        /// The move, `None` when there is no legal move.
+        best: Option<String>,
+        /// The expected reply.
+        ponder: Option<String>,
+    },
+    /// Perft count below one root move.
+    PerftMove {
+        /// The root move.
+        mv: String,
+        /// Leaf nodes below it.
+        nodes: u64,
+    },
+    /// Perft is over (final report); `complete` is false when it was stopped.
+    PerftDone {
+        /// Leaf nodes counted.
+        nodes: u64,
+        /// Whether every root move was counted.
+        complete: bool,
+    },
+    /// One bench position searched.
+    BenchPosition {
+        /// Its notation.
+        fen: String,
+        /// Nodes searched on it.
+        nodes: u64,
+    },
+    /// Bench is over (final report).
+    BenchDone {
+        /// Total nodes: the bench signature.
+        nodes: u64,
+        /// Wall time in milliseconds.
+        ms: u64,
+        /// Whether every position was searched to the full depth.
+        complete: bool,
+    },
+}
+
+/// Work for the worker.
+pub enum Job<G: Evaluate> {
+    /// Search `root` and report a best move.
+    Search {
+        /// The position.
+        root: G,
+        /// Limits and lines.
+        params: SearchParams<G::Move>,
+        /// Strength level.
+        level: Level,
+    },
+    /// Count leaf nodes `depth` plies below `root`, per root move.
+    Perft {
+        /// The position.
+        root: G,
+        /// Depth in plies (≥ 1).
+        depth: u32,
+    },
+    /// Search the game's bench positions to the bench depth with fresh tables.
+    Bench,
+}
+
+enum Control<G: Evaluate> {
+    Run(u64, Job<G>),
+    NewGame,
+    SetTables(SearchTables<G::Move>),
+    Seed(u64),
+}
+
+/// Handle of the worker thread of game `G`.
+pub struct Engine<G: Evaluate> {
+    control: Option<Sender<Control<G>>>,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+    running: Option<u64>,
+    next_id: u64,
+}
+
+impl<G: Evaluate> Engine<G> {
+    /// Starts a worker that reports into `events`, with the given tables and random seed.
+    pub fn start(events: Sender<Event>, tables: SearchTables<G::Move>, seed: u64) -> Self {
+        let (control, inbox) = crossbeam_channel::unbounded();
+        let stop = Arc::new(AtomicBool::new(false));
+        let worker = Worker::<G> {
+            events,
+            stop: Arc::clone(&stop),
+            tables,
+            rng: SmallRng::seed_from_u64(seed),
+        };
+        let thread = std::thread::Builder::new()
+            .name(format!("{}-worker", G::NAME))
+            .spawn(move || worker.run(inbox))
+            .ok();
+        Engine {
+            control: Some(control),
+            stop,
+            thread,
+            running: None,
+            next_id: 1,
+        }
+    }
+
+    /// Starts a job and returns its id. The caller makes sure no other job runs.
+    pub fn submit(&mut self, job: Job<G>) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.stop.store(false, Ordering::SeqCst);
+        self.running = Some(id);
+        self.send(Control::Run(id, job));
+        id
+    }
+
+    /// The id of the job under way, if any.
+    pub fn running(&self) -> Option<u64> {
+        self.running
+    }
+
+    /// Marks job `id` as over (the protocol saw its final report).
+    pub fn finished(&mut self, id: u64) {
+        if self.running == Some(id) {
+            self.running = None;
+        }
+    }
+
+    /// Asks the running job to stop; its final report follows within milliseconds.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// Clears the search tables (new game, `Clear Hash`).
+    pub fn new_game(&self) {
+        self.send(Control::NewGame);
+    }
+
+    /// Replaces the search tables (a new `Hash` size).
+    pub fn set_tables(&self, tables: SearchTables<G::Move>) {
+        self.send(Control::SetTables(tables));
+    }
+
+    /// Reseeds the random generator used by `Level random|greedy`.
+    pub fn seed(&self, seed: u64) {
+        self.send(Control::Seed(seed));
+    }
+
+    fn send(&self, c: Control<G>) {
+        if let Some(control) = &self.control {
+            // A send fails only if the worker died; its jobs then never report, which the
+            // protocol loop survives (it never waits without a way out).
+            let _ = control.send(c);
+        }
+    }
+}
+
+impl<G: Evaluate> Drop for Engine<G> {
+    fn drop(&mut self) {
+        self.stop();
+        self.control = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+struct Worker<G: Evaluate> {
+    events: Sender<Event>,
+    stop: Arc<AtomicBool>,
+    tables: SearchTables<G::Move>,
+    rng: SmallRng,
+}
+
+impl<G: Evaluate> Worker<G> {
+    fn run(mut self, inbox: Receiver<Control<G>>) {
+        for control in inbox {
+            match control {
+                Control::Run(id, job) => self.run_job(id, job),
+                Control::NewGame => self.tables.clear(),
+                Control::SetTables(tables) => self.tables = tables,
+                Control::Seed(seed) => self.rng = SmallRng::seed_from_u64(seed),
+            }
+        }
+    }
+
+    fn report(&self, job: u64, report: Report) {
+        let _ = self.events.send(Event::Worker { job, report });
+    }
+
+    fn run_job(&mut self, id: u64, job: Job<G>) {
+        match job {
+            Job::Search {
+                root,
+                params,
+                level,
+            } => self.search(id, &root, &params, level),
+            Job::Perft { root, depth } => self.perft(id, &root, depth),
+            Job::Bench => self.bench(id),
+        }
+    }
+
+    fn search(&mut self, id: u64, root: &G, params: &SearchParams<G::Move>, level: Level) {
+        let start = Instant::now();
+        let (best, ponder) = match level {
+            Level::Full => {
+                let result = run_search(root, params, &mut self.tables, &self.stop, &mut |i| {
+                    self.events
+                        .send(Event::Worker {
+                            job: id,
+                            report: Report::Info(i),
+                        })
+                        .ok();
+                });
+                (result.best, result.ponder)
+            }
+            Level::Greedy => match levels::greedy_move(root, &mut self.rng) {
+                Some((m, score)) => {
+                    let mv = root.move_to_string(m);
+                    self.report(id, Report::Info(one_ply_info(start, score, &mv)));
+                    (Some(mv), None)
+                }
+                None => (None, None),
+            },
+            Level::Random => (
+                levels::random_move(root, &mut self.rng).map(|m| root.move_to_string(m)),
+                None,
+            ),
+        };
+        if params.limits.infinite {
+            // `go infinite` holds its bestmove until `stop`, even when the search is over.
+            while !self.stop.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        self.report(id, Report::BestMove { best, ponder });
+    }
+
+    fn perft(&self, id: u64, root: &G, depth: u32) {
+        let mut moves = Vec::new();
+        if root.outcome().is_none() {
+            root.generate_moves(&mut moves);
+        }
+        let mut total = 0;
+        let mut complete = true;
+        for &m in &moves {
+            let mut child = root.clone();
+            child.play(m);
+            match perft_stoppable(&child, depth - 1, &self.stop) {
+                Some(nodes) => {
+                    total += nodes;
+                    let mv = root.move_to_string(m);
+                    self.report(id, Report::PerftMove { mv, nodes });
+                }
+                None => {
+                    complete = false;
+                    break;
+                }
+            }
+        }
+        self.report(
+            id,
+            Report::PerftDone {
+                nodes: total,
+                complete,
+            },
+        );
+    }
+
+    fn bench(&mut self, id: u64) {
+        let start = Instant::now();
+        let settings = G::settings(&OptionValues::from_specs(&G::options()));
+        let mut total = 0;
+        let mut complete = true;
+        for fen in G::BENCH_FENS {
+            let Ok(root) = G::from_fen(fen, &settings) else {
+                continue;
+            };
+            self.tables.clear();
+            let params = SearchParams {
+                limits: Limits {
+                    depth: Some(G::BENCH_DEPTH),
+                    ..Limits::default()
+                },
+                multipv: 1,
+                overhead_ms: 0,
+                root_moves: None,
+            };
+            let result = run_search(&root, &params, &mut self.tables, &self.stop, &mut |_| {});
+            total += result.nodes;
+            let fen = fen.to_string();
+            self.report(
+                id,
+                Report::BenchPosition {
+                    fen,
+                    nodes: result.nodes,
+                },
+            );
+            if self.stop.load(Ordering::SeqCst) {
+                complete = false;
+                break;
+            }
+        }
+        self.tables.clear();
+        let ms = start.elapsed().as_millis() as u64;
+        self.report(
+            id,
+            Report::BenchDone {
+                nodes: total,
+                ms,
+                complete,
+            },
+        );
+    }
+}
+
+fn one_ply_info(start: Instant, score: i32, mv: &str) -> SearchInfo {
+    let time_ms = start.elapsed().as_millis() as u64;
+    SearchInfo {
+        depth: 1,
+        seldepth: 1,
+        multipv: None,
+        score: Score::from_internal(score),
+        nodes: 1,
+        nps: 1000 / time_ms.max(1),
+        time_ms,
+        hashfull: 0,
+        pv: vec![mv.to_string()],
+    }
+}
+
+/// Perft that gives up (`None`) once `stop` is set; bulk-counts the last ply.
+pub fn perft_stoppable<G: Game>(pos: &G, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth <= 2 {
+        return Some(pos.perft(depth));
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    let mut total = 0;
+    for &m in &moves {
+        let mut child = pos.clone();
+        child.play(m);
+        total += perft_stoppable(&child, depth - 1, stop)?;
+    }
+    Some(total)
+}

@@ -1,1 +1,147 @@
-fn main() {}
+//! The `ludus` binary: the protocol loop by default, one-shot commands for scripts.
+
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use ludus::game::GameId;
+use ludus::protocol::oneshot::{self, Setup};
+use ludus::protocol::output::Mode;
+use ludus::protocol::{self, Config};
+
+/// ludus: an engine for Isaac, Sight and Tactigon speaking the UGI/UCI protocol.
+///
+/// Without a subcommand, ludus reads protocol commands on stdin and answers on stdout
+/// (see protocol.md). The subcommands run one job and exit, for scripts.
+#[derive(Parser)]
+#[command(version, about, long_about)]
+struct Cli {
+    /// Game to start with in the protocol loop.
+    #[arg(long, value_enum, default_value_t = GameArg::Sight, global = true)]
+    game: GameArg,
+    /// Quit with status 1 at the first protocol error instead of reporting it and going on.
+    #[arg(long)]
+    strict: bool,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum GameArg {
+    Sight,
+}
+
+impl From<GameArg> for GameId {
+    fn from(g: GameArg) -> GameId {
+        match g {
+            GameArg::Sight => GameId::Sight,
+        }
+    }
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Search one position and print the `bestmove` line.
+    Go {
+        #[command(flatten)]
+        setup: SetupArgs,
+        /// Search for this many milliseconds.
+        #[arg(long, group = "limit")]
+        movetime: Option<u64>,
+        /// Search to this depth in plies.
+        #[arg(long, group = "limit")]
+        depth: Option<u32>,
+        /// Search this many nodes.
+        #[arg(long, group = "limit")]
+        nodes: Option<u64>,
+        /// Also print the last `info` line of the search.
+        #[arg(long)]
+        info: bool,
+    },
+    /// Count the leaf nodes of the move tree, per root move.
+    Perft {
+        #[command(flatten)]
+        setup: SetupArgs,
+        /// Depth in plies.
+        #[arg(long)]
+        depth: u32,
+    },
+    /// Search the fixed bench positions of every game: a deterministic node-count signature.
+    Bench,
+}
+
+#[derive(Args)]
+struct SetupArgs {
+    /// Start from this position (the game's notation) instead of the start position.
+    #[arg(long)]
+    fen: Option<String>,
+    /// Moves to play first (space-separated, or the flag repeated).
+    #[arg(long, num_args = 1.., value_delimiter = ' ')]
+    moves: Vec<String>,
+    /// Set an option first, as NAME=VALUE (repeatable), e.g. Sight_BoardSize=7.
+    #[arg(long = "option", value_name = "NAME=VALUE", value_parser = parse_option)]
+    options: Vec<(String, String)>,
+}
+
+fn parse_option(s: &str) -> Result<(String, String), String> {
+    s.split_once('=')
+        .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
+        .filter(|(n, _)| !n.is_empty())
+        .ok_or_else(|| format!("expected NAME=VALUE, got '{s}'"))
+}
+
+impl From<SetupArgs> for Setup {
+    fn from(a: SetupArgs) -> Setup {
+        Setup {
+            options: a.options,
+            fen: a.fen,
+            moves: a.moves.into_iter().filter(|m| !m.is_empty()).collect(),
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    let game = GameId::from(cli.game);
+    let status = match cli.command {
+        None => protocol::run(
+            Box::new(std::io::stdin()),
+            Box::new(std::io::stdout()),
+            Config {
+                game,
+                strict: cli.strict,
+                mode: Mode::Protocol,
+                options: Vec::new(),
+            },
+        ),
+        Some(Command::Go {
+            setup,
+            movetime,
+            depth,
+            nodes,
+            info,
+        }) => {
+            let limit = match (movetime, depth, nodes) {
+                (Some(ms), _, _) => format!("movetime {ms}"),
+                (_, Some(d), _) => format!("depth {d}"),
+                (_, _, Some(n)) => format!("nodes {n}"),
+                _ => {
+                    eprintln!("error: ludus go needs one of --movetime, --depth or --nodes");
+                    return ExitCode::from(2);
+                }
+            };
+            oneshot::go(game, &setup.into(), &limit, info)
+        }
+        Some(Command::Perft { setup, depth }) => {
+            let start = std::time::Instant::now();
+            let status = oneshot::perft(game, &setup.into(), depth);
+            let secs = start.elapsed().as_secs_f64();
+            eprintln!("perft {depth}: {:.3} s", secs);
+            status
+        }
+        Some(Command::Bench) => oneshot::bench(GameId::ALL),
+    };
+    ExitCode::from(status.clamp(0, 255) as u8)
+}

@@ -190,6 +190,12 @@ pub trait Evaluate: Game {
     fn moves_left_estimate(&self) -> u32 {
         30
     }
+    /// An upper bound on the plies left before the game must end, if the game has one that
+    /// shrinks by at least one every ply (Sight: the empty points). A search deeper than this
+    /// bound is exact, so iterative deepening can stop.
+    fn plies_left_bound(&self) -> Option<u32> {
+        None
+    }
     /// Human-readable terms of the evaluation (used by the `eval` command).
     fn explain_eval(&self) -> String {
         format!("total {}", self.evaluate())

@@ -50,7 +50,6 @@ impl Evaluate for Sight {
         "5:x,w2,x2,b3/x,w2,x3/x,w3,w,x2/x2,b,b,x/x,b3,x3 b",
         "5:x5/x,w,x,w2,x/b,x,w,w3,b2/x3,b,b/x5 w",
         "5:x2,w,x2/x3,w2,x/x5/b,b,x3/w3,b,x3 w",
-        "7:x7/x7/x7/x3,w,x3/x7/x7/x7 b",
     ];
     const BENCH_DEPTH: u32 = 9;
 
@@ -72,6 +71,10 @@ impl Evaluate for Sight {
     fn moves_left_estimate(&self) -> u32 {
         // Every ply fills one point; the side to move makes about half of the rest.
         self.empty_points().count_ones().div_ceil(2).max(1)
+    }
+
+    fn plies_left_bound(&self) -> Option<u32> {
+        Some(self.empty_points().count_ones())
     }
 
     fn explain_eval(&self) -> String {

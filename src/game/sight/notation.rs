@@ -25,7 +25,9 @@ pub fn parse_position(s: &str, settings: &SightSettings) -> Result<Sight, ParseE
     let (board, side) = match fields.as_slice() {
         [board, side] => (*board, *side),
         [_, _, _] => {
-            return err("a supply field needs the finite-supply option, which ludus does not offer");
+            return err(
+                "a supply field needs the finite-supply option, which ludus does not offer",
+            );
         }
         _ => {
             return err(format!(

@@ -1,0 +1,96 @@
+//! One-shot commands for scripts (`ludus go`, `ludus perft`, `ludus bench`): each runs a short
+//! script through the same protocol loop as an interactive session, under `--strict`, so its
+//! behaviour and checks are exactly the protocol's; errors go to stderr with status 1.
+
+use std::io::Write;
+
+use super::command::MAX_PERFT_DEPTH;
+use super::output::Mode;
+use super::{Config, run_events};
+use crate::engine::Event;
+use crate::game::GameId;
+
+/// The position a one-shot command works on.
+#[derive(Clone, Debug, Default)]
+pub struct Setup {
+    /// Options to set first, as (name, value).
+    pub options: Vec<(String, String)>,
+    /// Start from this position instead of the start position.
+    pub fen: Option<String>,
+    /// Moves to play first.
+    pub moves: Vec<String>,
+}
+
+impl Setup {
+    fn position_line(&self) -> String {
+        let mut line = match &self.fen {
+            Some(fen) => format!("position fen {fen}"),
+            None => "position startpos".to_string(),
+        };
+        if !self.moves.is_empty() {
+            line.push_str(" moves ");
+            line.push_str(&self.moves.join(" "));
+        }
+        line
+    }
+}
+
+fn run_script(
+    game: GameId,
+    setup: &Setup,
+    lines: &[String],
+    mode: Mode,
+    out: Box<dyn Write + Send>,
+) -> i32 {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    for line in std::iter::once(setup.position_line()).chain(lines.iter().cloned()) {
+        // The receiver is alive: it is returned to `run_events` below.
+        let _ = tx.send(Event::Input(line));
+    }
+    let _ = tx.send(Event::InputDone);
+    let config = Config {
+        game,
+        strict: true,
+        mode,
+        options: setup.options.clone(),
+    };
+    run_events(tx, rx, out, config)
+}
+
+/// `ludus go`: searches with the given `go` arguments (e.g. `movetime 200`) and prints the
+/// `bestmove` line, preceded by the last `info` line when `show_info` is set.
+pub fn go(game: GameId, setup: &Setup, go_args: &str, show_info: bool) -> i32 {
+    let line = format!("go {go_args}");
+    let mode = Mode::OneShot { show_info };
+    run_script(game, setup, &[line], mode, Box::new(std::io::stdout()))
+}
+
+/// `ludus perft`: prints `move: count` per root move, then `Nodes searched: N`.
+pub fn perft(game: GameId, setup: &Setup, depth: u32) -> i32 {
+    if !(1..=MAX_PERFT_DEPTH).contains(&depth) {
+        eprintln!("error: perft depth must be from 1 to {MAX_PERFT_DEPTH}");
+        return 1;
+    }
+    let line = format!("perft {depth}");
+    let mode = Mode::OneShot { show_info: false };
+    run_script(game, setup, &[line], mode, Box::new(std::io::stdout()))
+}
+
+/// `ludus bench`: the bench of each game, then the total over all of them.
+pub fn bench(games: &[GameId]) -> i32 {
+    let mode = Mode::OneShot { show_info: false };
+    let setup = Setup::default();
+    for &game in games {
+        let status = run_script(
+            game,
+            &setup,
+            &["bench".to_string()],
+            mode,
+            Box::new(std::io::stdout()),
+        );
+        if status != 0 {
+            return status;
+        }
+    }
+    0
+}

@@ -1,0 +1,96 @@
+//! The engine's option table: engine options first, then every game's rule switches. The
+//! same table is advertised by `ugi`/`uci` and checks every `setoption`.
+
+use crate::game::{GameId, OptionSpec};
+use crate::search::levels::Level;
+
+/// `UCI_Variant`: the game being played.
+pub const VARIANT: &str = "UCI_Variant";
+/// `Hash`: transposition table size in MiB.
+pub const HASH: &str = "Hash";
+/// `Threads`: search threads (one, until Lazy SMP arrives).
+pub const THREADS: &str = "Threads";
+/// `MultiPV`: number of best lines reported.
+pub const MULTIPV: &str = "MultiPV";
+/// `Move Overhead`: ms lost per move outside the engine.
+pub const MOVE_OVERHEAD: &str = "Move Overhead";
+/// `Clear Hash`: forget the search tables.
+pub const CLEAR_HASH: &str = "Clear Hash";
+/// `Debug Log File`: copy all I/O to a file.
+pub const DEBUG_LOG_FILE: &str = "Debug Log File";
+/// `Level`: `random`, `greedy` or `full`.
+pub const LEVEL: &str = "Level";
+/// `Seed`: seed of the random choices of `Level random|greedy` (0 = from the clock).
+pub const SEED: &str = "Seed";
+
+/// Default transposition table size in MiB.
+pub const DEFAULT_HASH_MIB: i64 = 16;
+/// Largest transposition table in MiB (the machines have 24 GiB).
+pub const MAX_HASH_MIB: i64 = 16_384;
+
+/// Every option, engine options first, then each game's rule switches.
+pub fn all_specs() -> Vec<OptionSpec> {
+    let variants: Vec<&'static str> = GameId::ALL.iter().map(|g| g.name()).collect();
+    let mut specs = vec![
+        OptionSpec::combo(VARIANT, GameId::DEFAULT.name(), &variants),
+        OptionSpec::spin(HASH, DEFAULT_HASH_MIB, 1, MAX_HASH_MIB),
+        OptionSpec::spin(THREADS, 1, 1, 1),
+        OptionSpec::spin(MULTIPV, 1, 1, 256),
+        OptionSpec::spin(MOVE_OVERHEAD, 10, 0, 5000),
+        OptionSpec::button(CLEAR_HASH),
+        OptionSpec::text(DEBUG_LOG_FILE, ""),
+        OptionSpec::combo(LEVEL, "full", Level::NAMES),
+        OptionSpec::spin(SEED, 0, 0, i64::MAX),
+    ];
+    for game in GameId::ALL {
+        specs.extend(game.options());
+    }
+    specs
+}
+
+/// The spec of the option called `name` (case-insensitive, as UCI asks).
+pub fn find<'a>(specs: &'a [OptionSpec], name: &str) -> Option<&'a OptionSpec> {
+    specs.iter().find(|s| s.name.eq_ignore_ascii_case(name))
+}
+
+/// The game an option belongs to, if it is a rule switch.
+pub fn owning_game(name: &str) -> Option<GameId> {
+    GameId::ALL
+        .iter()
+        .copied()
+        .find(|g| g.options().iter().any(|s| s.name == name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_game_switches_are_prefixed() {
+        let specs = all_specs();
+        for (i, a) in specs.iter().enumerate() {
+            for b in &specs[i + 1..] {
+                assert!(!a.name.eq_ignore_ascii_case(b.name), "{}", a.name);
+            }
+        }
+        for game in GameId::ALL {
+            for spec in game.options() {
+                let prefix = format!("{}_", capitalised(game.name()));
+                assert!(spec.name.starts_with(&prefix), "{}", spec.name);
+                assert_eq!(owning_game(spec.name), Some(*game));
+            }
+        }
+        assert_eq!(owning_game(HASH), None);
+        assert_eq!(
+            find(&specs, "move overhead").map(|s| s.name),
+            Some(MOVE_OVERHEAD)
+        );
+    }
+
+    fn capitalised(s: &str) -> String {
+        let mut c = s.chars();
+        c.next()
+            .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+            .unwrap_or_default()
+    }
+}

@@ -1,0 +1,138 @@
+//! The only writer of standard output: one flushed line at a time, optionally copied to the
+//! `Debug Log File`, and the formatting of every reply that carries data.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+
+use super::command::ProtocolError;
+use crate::search::SearchInfo;
+
+/// How output lines are routed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Protocol loop: every line goes to the output.
+    Protocol,
+    /// One-shot command: errors go to stderr; search `info` lines only when asked for, and
+    /// then only the last one, printed just before `bestmove`.
+    OneShot {
+        /// Print the last `info` line before `bestmove`.
+        show_info: bool,
+    },
+}
+
+/// Where replies go.
+pub struct Output {
+    sink: Box<dyn Write + Send>,
+    log: Option<File>,
+    mode: Mode,
+    last_info: Option<String>,
+    /// Set once a write failed (the client went away): the loop then quits.
+    pub closed: bool,
+}
+
+impl Output {
+    /// Output to `sink` in the given mode.
+    pub fn new(sink: Box<dyn Write + Send>, mode: Mode) -> Self {
+        Output {
+            sink,
+            log: None,
+            mode,
+            last_info: None,
+            closed: false,
+        }
+    }
+
+    /// Writes one line and flushes it.
+    pub fn line(&mut self, text: &str) {
+        self.log_line("<<", text);
+        if let Mode::OneShot { show_info } = self.mode {
+            if text.starts_with("info string error") {
+                eprintln!("{text}");
+                return;
+            }
+            if text.starts_with("info ") && !text.starts_with("info string") {
+                self.last_info = show_info.then(|| text.to_string());
+                return;
+            }
+            if text.starts_with("bestmove")
+                && let Some(info) = self.last_info.take()
+            {
+                self.write_raw(&info);
+            }
+        }
+        self.write_raw(text);
+    }
+
+    fn write_raw(&mut self, text: &str) {
+        let ok = writeln!(self.sink, "{text}").and_then(|_| self.sink.flush());
+        if ok.is_err() {
+            self.closed = true;
+        }
+    }
+
+    /// Writes several lines (a text block such as the board).
+    pub fn lines(&mut self, text: &str) {
+        for l in text.lines() {
+            self.line(l);
+        }
+    }
+
+    /// Reports an error as `info string error <code> <detail>`.
+    pub fn error(&mut self, e: &ProtocolError) {
+        self.line(&format!("info string error {e}"));
+    }
+
+    /// Copies an input line to the debug log.
+    pub fn log_input(&mut self, text: &str) {
+        self.log_line(">>", text);
+    }
+
+    fn log_line(&mut self, prefix: &str, text: &str) {
+        if let Some(log) = &mut self.log
+            && writeln!(log, "{prefix} {text}").is_err()
+        {
+            self.log = None;
+        }
+    }
+
+    /// Starts (path) or ends (empty path) copying all I/O to a file, appending to it.
+    pub fn set_log_file(&mut self, path: &str) -> Result<(), String> {
+        if path.is_empty() {
+            self.log = None;
+            return Ok(());
+        }
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("cannot open '{path}' for the debug log: {e}"))?;
+        self.log = Some(file);
+        Ok(())
+    }
+}
+
+/// The `info …` line of one iteration.
+pub fn format_info(info: &SearchInfo) -> String {
+    let mut line = format!("info depth {} seldepth {}", info.depth, info.seldepth);
+    if let Some(k) = info.multipv {
+        line.push_str(&format!(" multipv {k}"));
+    }
+    line.push_str(&format!(
+        " score {} nodes {} nps {} time {} hashfull {}",
+        info.score, info.nodes, info.nps, info.time_ms, info.hashfull
+    ));
+    if !info.pv.is_empty() {
+        line.push_str(" pv ");
+        line.push_str(&info.pv.join(" "));
+    }
+    line
+}
+
+/// The `bestmove …` line.
+pub fn format_bestmove(best: Option<&str>, ponder: Option<&str>) -> String {
+    match (best, ponder) {
+        (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
+        (Some(b), None) => format!("bestmove {b}"),
+        (None, _) => "bestmove (none)".to_string(),
+    }
+}

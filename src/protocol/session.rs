@@ -1,0 +1,557 @@
+//! One game's protocol session: the current position, the worker, and every command.
+//! A session ends on `quit`/end of input, or when the game or its rules change, in which case
+//! the outer loop starts a session for the new settings (see `protocol::run`).
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
+
+use super::command::{self, Command, ErrorCode, GoArgs, PositionBase, ProtocolError, Query};
+use super::options::{self as opt, owning_game};
+use super::output::{Output, format_bestmove, format_info};
+use crate::engine::{Engine, Event, Job, Report};
+use crate::game::{
+    Evaluate, GameId, GameVisitor, OptionKind, OptionSpec, OptionValues, Outcome, Player,
+};
+use crate::search::levels::Level;
+use crate::search::{Clock, Limits, SearchParams, SearchTables};
+
+/// How long to wait for a stopped job's final report before giving up on the worker.
+const WORKER_GRACE: Duration = Duration::from_secs(10);
+
+/// State that outlives a session: output, events, options, the game being played.
+pub struct Shared {
+    /// The only writer of stdout.
+    pub out: Output,
+    /// Input lines and worker reports.
+    pub events: Receiver<Event>,
+    /// Handed to each session's worker.
+    pub events_tx: Sender<Event>,
+    /// Events read while waiting for the worker, handled next.
+    pub pending: VecDeque<Event>,
+    /// Every option's spec.
+    pub specs: Vec<OptionSpec>,
+    /// Every option's current value.
+    pub options: OptionValues,
+    /// The game being played.
+    pub game: GameId,
+    /// `--strict`: quit with status 1 after the first error.
+    pub strict: bool,
+    /// The script is over: quit as soon as no job runs.
+    pub quit_when_idle: bool,
+    /// An error has been reported.
+    pub failed: bool,
+}
+
+impl Shared {
+    fn next_event(&mut self) -> Event {
+        self.pending
+            .pop_front()
+            .unwrap_or_else(|| self.events.recv().unwrap_or(Event::InputClosed))
+    }
+}
+
+/// Why a session ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum SessionEnd {
+    /// Leave the protocol loop.
+    Quit,
+    /// Start a new session (the game or its rules changed).
+    Restart,
+}
+
+/// Runs a session for the game in `shared.game`.
+pub struct RunSession<'a>(pub &'a mut Shared);
+
+impl GameVisitor for RunSession<'_> {
+    type Output = SessionEnd;
+    fn visit<G: Evaluate>(self) -> SessionEnd {
+        Session::<G>::new(self.0).run()
+    }
+}
+
+struct Session<'a, G: Evaluate> {
+    shared: &'a mut Shared,
+    settings: G::Settings,
+    position: Option<G>,
+    engine: Engine<G>,
+}
+
+fn resolve_seed(value: i64) -> u64 {
+    if value != 0 {
+        return value as u64;
+    }
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(1)
+}
+
+impl<'a, G: Evaluate> Session<'a, G> {
+    fn new(shared: &'a mut Shared) -> Self {
+        let settings = G::settings(&shared.options);
+        let hash = shared.options.get_i64(opt::HASH, opt::DEFAULT_HASH_MIB) as usize;
+        let tables = SearchTables::new(hash, G::HISTORY_SIZE).or_else(|_| {
+            shared.out.error(&ProtocolError::new(
+                ErrorCode::BadOptionValue,
+                format!("cannot allocate {hash} MiB for Hash; using 1 MiB"),
+            ));
+            SearchTables::new(1, G::HISTORY_SIZE)
+        });
+        let tables = match tables {
+            Ok(t) => t,
+            Err(_) => std::process::exit(3),
+        };
+        let seed = resolve_seed(shared.options.get_i64(opt::SEED, 0));
+        let engine = Engine::start(shared.events_tx.clone(), tables, seed);
+        let position = Some(G::start(&settings));
+        Session {
+            shared,
+            settings,
+            position,
+            engine,
+        }
+    }
+
+    fn run(mut self) -> SessionEnd {
+        loop {
+            if self.shared.out.closed || (self.shared.strict && self.shared.failed) {
+                self.wait_idle();
+                return SessionEnd::Quit;
+            }
+            match self.shared.next_event() {
+                Event::Input(line) => {
+                    self.shared.out.log_input(&line);
+                    if let Some(end) = self.handle_line(&line) {
+                        return end;
+                    }
+                }
+                Event::InputTooLong(len) => self.error(ProtocolError::new(
+                    ErrorCode::BadArgument,
+                    format!("line of {len} bytes ignored: too long"),
+                )),
+                Event::InputClosed => {
+                    self.wait_idle();
+                    return SessionEnd::Quit;
+                }
+                Event::InputDone => {
+                    if self.engine.running().is_none() {
+                        return SessionEnd::Quit;
+                    }
+                    self.shared.quit_when_idle = true;
+                }
+                Event::Worker { job, report } => {
+                    if self.on_report(job, report) && self.shared.quit_when_idle {
+                        return SessionEnd::Quit;
+                    }
+                }
+            }
+        }
+    }
+
+    fn out(&mut self, line: &str) {
+        self.shared.out.line(line);
+    }
+
+    fn error(&mut self, e: ProtocolError) {
+        self.shared.out.error(&e);
+        self.shared.failed = true;
+    }
+
+    /// Prints a worker report; true when it was the job's final report.
+    fn on_report(&mut self, job: u64, report: Report) -> bool {
+        if self.engine.running() != Some(job) {
+            return false;
+        }
+        let line = match report {
+            Report::Info(info) => format_info(&info),
+            Report::PerftMove { mv, nodes } => format!("{mv}: {nodes}"),
+            Report::BenchPosition { fen, nodes } => {
+                format!("info string bench {fen} nodes {nodes}")
+            }
+            Report::BestMove { best, ponder } => {
+                self.engine.finished(job);
+                let line = format_bestmove(best.as_deref(), ponder.as_deref());
+                self.out(&line);
+                return true;
+            }
+            Report::PerftDone { nodes, complete } => {
+                self.engine.finished(job);
+                let line = if complete {
+                    format!("Nodes searched: {nodes}")
+                } else {
+                    format!("info string perft stopped after {nodes} nodes")
+                };
+                self.out(&line);
+                return true;
+            }
+            Report::BenchDone {
+                nodes,
+                ms,
+                complete,
+            } => {
+                self.engine.finished(job);
+                if !complete {
+                    self.out("info string bench stopped before the last position");
+                }
+                self.out(&format!("Nodes searched: {nodes}"));
+                self.out(&format!("Nodes/second: {}", nodes * 1000 / ms.max(1)));
+                return true;
+            }
+        };
+        self.out(&line);
+        false
+    }
+
+    /// Stops the job under way, if any, and prints its final report. Input that arrives
+    /// meanwhile is kept, in order, for later.
+    fn wait_idle(&mut self) {
+        if self.engine.running().is_none() {
+            return;
+        }
+        self.engine.stop();
+        let give_up = Instant::now() + WORKER_GRACE;
+        while let Some(job) = self.engine.running() {
+            let left = give_up.saturating_duration_since(Instant::now());
+            match self.shared.events.recv_timeout(left) {
+                Ok(Event::Worker { job, report }) => {
+                    self.on_report(job, report);
+                }
+                Ok(other) => self.shared.pending.push_back(other),
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
+                    log::error!("worker did not finish job {job}; answering for it");
+                    self.engine.finished(job);
+                    self.out(&format_bestmove(None, None));
+                }
+            }
+        }
+    }
+
+    fn handle_line(&mut self, line: &str) -> Option<SessionEnd> {
+        let command = match command::parse(line) {
+            Ok(Some(c)) => c,
+            Ok(None) => return None,
+            Err(e) => {
+                self.error(e);
+                return None;
+            }
+        };
+        match command {
+            Command::Hello { uci } => self.hello(uci),
+            Command::IsReady => self.out("readyok"),
+            Command::SetOption { name, value } => return self.set_option(&name, value),
+            Command::NewGame => {
+                self.wait_idle();
+                self.engine.new_game();
+                self.position = Some(G::start(&self.settings));
+            }
+            Command::Position { base, moves } => self.set_position(base, &moves),
+            Command::Move(moves) => self.play_moves(&moves),
+            Command::Go(args) => self.go(&args),
+            Command::Perft(depth) => self.perft(depth),
+            Command::Stop => self.engine.stop(),
+            Command::Quit => {
+                self.wait_idle();
+                return Some(SessionEnd::Quit);
+            }
+            Command::Query(q) => self.query(q),
+            Command::Display => match &self.position {
+                Some(pos) => {
+                    let board = pos.render();
+                    self.shared.out.lines(&board);
+                }
+                None => self.no_position("d"),
+            },
+            Command::Eval => self.eval(),
+            Command::Bench => {
+                self.wait_idle();
+                self.engine.submit(Job::Bench);
+            }
+            Command::Help => self.shared.out.lines(super::HELP),
+            Command::PonderHit => {}
+        }
+        None
+    }
+
+    fn no_position(&mut self, what: &str) {
+        self.error(ProtocolError::new(
+            ErrorCode::NoPosition,
+            format!("{what} needs a position: send position startpos or position fen <pos>"),
+        ));
+    }
+
+    fn hello(&mut self, uci: bool) {
+        self.out(&format!("id name ludus {}", env!("CARGO_PKG_VERSION")));
+        self.out("id author the ludus developers");
+        let lines: Vec<String> = self.shared.specs.iter().map(|s| s.uci_line()).collect();
+        for line in lines {
+            self.out(&line);
+        }
+        self.out(if uci { "uciok" } else { "ugiok" });
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<String>) -> Option<SessionEnd> {
+        let Some(spec) = opt::find(&self.shared.specs, name).cloned() else {
+            self.error(ProtocolError::new(
+                ErrorCode::UnknownOption,
+                format!("'{name}' (the ugi command lists the options)"),
+            ));
+            return None;
+        };
+        let value = match (value, &spec.kind) {
+            (_, OptionKind::Button) => String::new(),
+            (Some(v), _) => v,
+            (None, OptionKind::Text { .. }) => String::new(),
+            (None, _) => {
+                self.error(ProtocolError::new(
+                    ErrorCode::BadOptionValue,
+                    format!("{} needs a value", spec.name),
+                ));
+                return None;
+            }
+        };
+        let value = match spec.validate(&value) {
+            Ok(v) => v,
+            Err(e) => {
+                self.error(ProtocolError::new(ErrorCode::BadOptionValue, e));
+                return None;
+            }
+        };
+        let changed = self.shared.options.get(spec.name) != Some(value.as_str());
+        match spec.name {
+            opt::VARIANT => {
+                let game = GameId::from_name(&value)?;
+                if game != self.shared.game {
+                    self.wait_idle();
+                    self.shared.options.set(spec.name, value);
+                    self.shared.game = game;
+                    return Some(SessionEnd::Restart);
+                }
+            }
+            opt::HASH => {
+                self.wait_idle();
+                let mib = value.parse().unwrap_or(1);
+                match SearchTables::new(mib, G::HISTORY_SIZE) {
+                    Ok(tables) => self.engine.set_tables(tables),
+                    Err(_) => {
+                        self.error(ProtocolError::new(
+                            ErrorCode::BadOptionValue,
+                            format!("cannot allocate {mib} MiB for Hash"),
+                        ));
+                        return None;
+                    }
+                }
+            }
+            opt::CLEAR_HASH => {
+                self.wait_idle();
+                self.engine.new_game();
+            }
+            opt::DEBUG_LOG_FILE => {
+                if let Err(e) = self.shared.out.set_log_file(&value) {
+                    self.error(ProtocolError::new(ErrorCode::BadOptionValue, e));
+                    return None;
+                }
+            }
+            opt::SEED => self.engine.seed(resolve_seed(value.parse().unwrap_or(0))),
+            _ => {}
+        }
+        let restart = changed && owning_game(spec.name) == Some(self.shared.game);
+        if restart {
+            self.wait_idle();
+        }
+        self.shared.options.set(spec.name, value);
+        restart.then_some(SessionEnd::Restart)
+    }
+
+    fn set_position(&mut self, base: PositionBase, moves: &[String]) {
+        self.position = None;
+        let mut pos = match base {
+            PositionBase::StartPos => G::start(&self.settings),
+            PositionBase::Fen(fen) => match G::from_fen(&fen, &self.settings) {
+                Ok(p) => p,
+                Err(e) => {
+                    self.error(ProtocolError::new(
+                        ErrorCode::InvalidPosition,
+                        format!("'{fen}': {e}"),
+                    ));
+                    return;
+                }
+            },
+        };
+        if self.apply_moves(&mut pos, moves) {
+            self.position = Some(pos);
+        }
+    }
+
+    /// Plays `moves` on `pos`; reports the first illegal one and returns false.
+    fn apply_moves(&mut self, pos: &mut G, moves: &[String]) -> bool {
+        for (i, m) in moves.iter().enumerate() {
+            if let Err(e) = pos.try_play_str(m) {
+                self.error(ProtocolError::new(
+                    ErrorCode::IllegalMove,
+                    format!("move {} {e}", i + 1),
+                ));
+                return false;
+            }
+        }
+        true
+    }
+
+    fn play_moves(&mut self, moves: &[String]) {
+        let Some(mut pos) = self.position.clone() else {
+            return self.no_position("move");
+        };
+        if self.apply_moves(&mut pos, moves) {
+            self.position = Some(pos);
+        }
+    }
+
+    fn go(&mut self, args: &GoArgs) {
+        self.wait_idle();
+        let Some(pos) = self.position.clone() else {
+            self.no_position("go");
+            return self.out("bestmove (none)");
+        };
+        if pos.outcome().is_some() {
+            return self.out("bestmove (none)");
+        }
+        let params = match self.search_params(&pos, args) {
+            Ok(p) => p,
+            Err(e) => {
+                self.error(e);
+                return self.out("bestmove (none)");
+            }
+        };
+        let level = self
+            .shared
+            .options
+            .get(opt::LEVEL)
+            .and_then(Level::from_name)
+            .unwrap_or(Level::Full);
+        self.engine.submit(Job::Search {
+            root: pos,
+            params,
+            level,
+        });
+    }
+
+    fn search_params(
+        &self,
+        pos: &G,
+        args: &GoArgs,
+    ) -> Result<SearchParams<G::Move>, ProtocolError> {
+        // Clocks are turned into "mine" at parse time: the engine plays the side to move.
+        let (time, inc) = match pos.side_to_move() {
+            Player::One => (args.p1time, args.p1inc),
+            Player::Two => (args.p2time, args.p2inc),
+        };
+        let clock = time.map(|time_ms| Clock {
+            time_ms,
+            inc_ms: inc.unwrap_or(0),
+            moves_to_go: args.movestogo,
+        });
+        let root_moves = if args.searchmoves.is_empty() {
+            None
+        } else {
+            let mut list = Vec::new();
+            for text in &args.searchmoves {
+                let m = pos
+                    .parse_move(text)
+                    .ok()
+                    .filter(|&m| pos.is_legal(m))
+                    .ok_or_else(|| {
+                        ProtocolError::new(
+                            ErrorCode::IllegalMove,
+                            format!("searchmoves: {text} is not a legal move here"),
+                        )
+                    })?;
+                if !list.contains(&m) {
+                    list.push(m);
+                }
+            }
+            Some(list)
+        };
+        let options = &self.shared.options;
+        Ok(SearchParams {
+            limits: Limits {
+                depth: args.depth,
+                nodes: args.nodes,
+                movetime_ms: args.movetime,
+                clock,
+                infinite: args.infinite,
+            },
+            multipv: options.get_i64(opt::MULTIPV, 1) as usize,
+            overhead_ms: options.get_i64(opt::MOVE_OVERHEAD, 10),
+            root_moves,
+        })
+    }
+
+    fn perft(&mut self, depth: u32) {
+        self.wait_idle();
+        match self.position.clone() {
+            Some(root) => {
+                self.engine.submit(Job::Perft { root, depth });
+            }
+            None => self.no_position("perft"),
+        }
+    }
+
+    fn query(&mut self, q: Query) {
+        if q == Query::Game {
+            let name = self.shared.game.name();
+            return self.out(&format!("response {name}"));
+        }
+        let Some(pos) = self.position.clone() else {
+            self.no_position("query");
+            return self.out("response (none)");
+        };
+        let outcome = pos.outcome();
+        let answer = match q {
+            Query::GameOver => outcome.is_some().to_string(),
+            Query::P1Turn => (pos.side_to_move() == Player::One).to_string(),
+            Query::Result => match outcome {
+                None => "none",
+                Some(Outcome::Win(Player::One)) => "p1win",
+                Some(Outcome::Win(Player::Two)) => "p2win",
+                Some(Outcome::Draw) => "draw",
+            }
+            .to_string(),
+            Query::Fen => pos.to_fen(),
+            Query::LegalMoves => {
+                let mut moves = Vec::new();
+                if outcome.is_none() {
+                    pos.generate_moves(&mut moves);
+                }
+                let texts: Vec<String> = moves.iter().map(|&m| pos.move_to_string(m)).collect();
+                if texts.is_empty() {
+                    "(none)".to_string()
+                } else {
+                    texts.join(" ")
+                }
+            }
+            Query::Game => G::NAME.to_string(),
+        };
+        self.out(&format!("response {answer}"));
+    }
+
+    fn eval(&mut self) {
+        let Some(pos) = self.position.clone() else {
+            return self.no_position("eval");
+        };
+        if pos.outcome().is_some() {
+            return self.out("Final evaluation: none (game over)");
+        }
+        let terms = pos.explain_eval();
+        self.shared.out.lines(&terms);
+        let side = if pos.side_to_move() == Player::One {
+            "player one"
+        } else {
+            "player two"
+        };
+        self.out(&format!(
+            "Final evaluation: {} ({side} to move)",
+            pos.evaluate()
+        ));
+    }
+}

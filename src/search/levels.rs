@@ -1,0 +1,75 @@
+//! Strength levels for people: `random` plays a uniformly random legal move, `greedy` the move
+//! with the best one-ply evaluation (what older programs called "hard"), `full` searches.
+
+use rand::RngExt;
+use rand::rngs::SmallRng;
+
+use super::score::{INFINITY, MATE};
+use crate::game::{Evaluate, Outcome};
+
+/// The strength levels of option `Level`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// A uniformly random legal move.
+    Random,
+    /// The best move by one-ply evaluation, ties broken at random.
+    Greedy,
+    /// The full search.
+    Full,
+}
+
+impl Level {
+    /// The option values, in order.
+    pub const NAMES: &'static [&'static str] = &["random", "greedy", "full"];
+
+    /// Reads an option value.
+    pub fn from_name(name: &str) -> Option<Level> {
+        match name {
+            "random" => Some(Level::Random),
+            "greedy" => Some(Level::Greedy),
+            "full" => Some(Level::Full),
+            _ => None,
+        }
+    }
+}
+
+/// A uniformly random legal move, `None` when there is none.
+pub fn random_move<G: Evaluate>(pos: &G, rng: &mut SmallRng) -> Option<G::Move> {
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    if moves.is_empty() {
+        return None;
+    }
+    Some(moves[rng.random_range(0..moves.len())])
+}
+
+/// The move whose resulting position evaluates best for the mover (a move that ends the game
+/// scores as its result), with the score; ties are broken at random.
+pub fn greedy_move<G: Evaluate>(pos: &G, rng: &mut SmallRng) -> Option<(G::Move, i32)> {
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    let mover = pos.side_to_move();
+    let mut best_score = -INFINITY;
+    let mut best: Vec<G::Move> = Vec::new();
+    for &m in &moves {
+        let mut child = pos.clone();
+        child.play(m);
+        let score = match child.outcome() {
+            Some(Outcome::Win(p)) if p == mover => MATE - 1,
+            Some(Outcome::Win(_)) => -(MATE - 1),
+            Some(Outcome::Draw) => 0,
+            None => -child.evaluate(),
+        };
+        if score > best_score {
+            best_score = score;
+            best.clear();
+        }
+        if score == best_score {
+            best.push(m);
+        }
+    }
+    if best.is_empty() {
+        return None;
+    }
+    Some((best[rng.random_range(0..best.len())], best_score))
+}

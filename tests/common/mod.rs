@@ -1,0 +1,8 @@
+//! Helpers shared by the integration tests.
+//!
+//! Each test binary compiles this module on its own and uses only part of it, so unused items
+//! are expected in some binaries.
+#![allow(dead_code)]
+
+pub mod battery;
+pub mod sight_reference;
