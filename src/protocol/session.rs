@@ -233,7 +233,16 @@ impl<'a, G: Evaluate> Session<'a, G> {
             Ok(Some(c)) => c,
             Ok(None) => return None,
             Err(e) => {
+                // Every `go` gets exactly one bestmove, a malformed one included.
+                let mut words = line.split_whitespace();
+                let is_search = words.next() == Some("go") && words.next() != Some("perft");
+                if is_search {
+                    self.wait_idle();
+                }
                 self.error(e);
+                if is_search {
+                    self.out("bestmove (none)");
+                }
                 return None;
             }
         };
