@@ -194,19 +194,18 @@ fn check_file<G: Game>(path: &Path, game_name: &str) -> Summary {
         }
     });
 
+    let budget_note = if budget == u64::MAX {
+        "no budget".to_string()
+    } else {
+        format!("budget {budget} nodes; LUDUS_HEAVY=1 runs them all")
+    };
     eprintln!(
-        "{}: {game_name}: {} entries, {} depths checked ({} nodes), {} depths skipped \
-         (budget {}; LUDUS_HEAVY=1 runs them)",
+        "{}: {game_name}: {} entries, {} depths checked ({} nodes), {} depths skipped ({budget_note})",
         path.display(),
         summary.entries_checked,
         summary.depths_checked,
         summary.nodes,
         summary.depths_skipped,
-        if budget == u64::MAX {
-            "none".to_string()
-        } else {
-            budget.to_string()
-        },
     );
     let mut failures = failures.into_inner().unwrap();
     failures.sort();

@@ -11,7 +11,6 @@
 //! Game-specific checks plug in through [`Hooks`].
 
 use std::collections::HashSet;
-use std::fmt::Debug;
 
 use ludus::game::{Game, Outcome, Player};
 use rand::rngs::SmallRng;
@@ -57,7 +56,8 @@ pub struct BatteryStats {
     pub max_length: usize,
 }
 
-/// Runs the generic checks on one position and returns its legal moves in generation order.
+/// Runs the generic checks on one position and leaves its legal moves, in generation order,
+/// in `moves`.
 ///
 /// `moves` is a scratch buffer; it is deliberately passed in non-empty from the previous ply so
 /// that [`Game::generate_moves`] is also checked to clear it. `context` is printed on failure.
@@ -66,9 +66,7 @@ pub fn check_position<G: Game>(
     settings: &G::Settings,
     moves: &mut Vec<G::Move>,
     context: &str,
-) where
-    G::Move: Debug,
-{
+) {
     let fen = pos.to_fen();
     pos.generate_moves(moves);
 
