@@ -52,18 +52,19 @@ impl Limits {
     /// taken off every budget so that `bestmove` arrives within the time the GUI allows.
     /// `moves_left` is the game's estimate of the moves the side to move still has to make.
     pub fn deadlines(&self, start: Instant, overhead_ms: i64, moves_left: u32) -> Deadlines {
-        let at = |ms: i64| Some(start + Duration::from_millis(ms.max(0) as u64));
+        // A budget too far away to represent is no deadline at all.
+        let at = |ms: i64| start.checked_add(Duration::from_millis(ms.max(0) as u64));
         let mut soft: Option<i64> = None;
         let mut hard: Option<i64> = None;
         if let Some(movetime) = self.movetime_ms {
             // A fixed move time is a hard limit: stop when it is spent, less the overhead.
-            let budget = movetime - overhead_ms;
+            let budget = movetime.saturating_sub(overhead_ms);
             soft = Some(budget);
             hard = Some(budget);
         }
         if let Some(clock) = self.clock {
             // Never plan to use the last overhead's worth of the clock.
-            let budget = clock.time_ms - overhead_ms;
+            let budget = clock.time_ms.saturating_sub(overhead_ms);
             // Spread what is left over the moves still to make, trusting the game's estimate
             // but never past the next time control.
             let mut moves = moves_left.min(MAX_MOVES_PLANNED) + MOVES_MARGIN;
@@ -71,9 +72,12 @@ impl Limits {
                 moves = moves.min(mtg.max(1));
             }
             // Most of the increment comes back every move, so it can be spent now.
-            let target = (budget / moves as i64 + clock.inc_ms * 3 / 4).min(budget / 2);
+            let increment = clock.inc_ms.max(0) / 4 * 3;
+            let target = (budget / moves as i64)
+                .saturating_add(increment)
+                .min(budget / 2);
             // A hard deadline lets an iteration under way finish, but never eats the clock.
-            let limit = (target * HARD_PER_SOFT).min(budget * 3 / 4);
+            let limit = target.saturating_mul(HARD_PER_SOFT).min(budget / 4 * 3);
             soft = Some(soft.map_or(target, |s| s.min(target)));
             hard = Some(hard.map_or(limit, |h| h.min(limit)));
         }
@@ -139,6 +143,24 @@ mod tests {
             ms(limits.deadlines(start, 10, 10), start),
             (Some(0), Some(0))
         );
+    }
+
+    #[test]
+    fn extreme_values_neither_overflow_nor_panic() {
+        let start = Instant::now();
+        for (time_ms, inc_ms) in [(i64::MAX, i64::MAX), (i64::MIN, i64::MIN), (0, i64::MAX)] {
+            let limits = Limits {
+                movetime_ms: Some(i64::MAX),
+                clock: Some(Clock {
+                    time_ms,
+                    inc_ms,
+                    moves_to_go: Some(u32::MAX),
+                }),
+                ..Limits::default()
+            };
+            let d = limits.deadlines(start, 5000, u32::MAX);
+            assert!(d.soft.is_none_or(|s| s >= start));
+        }
     }
 
     #[test]
