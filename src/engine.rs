@@ -6,6 +6,7 @@
 //! exactly one final report ([`Report::BestMove`], [`Report::PerftDone`] or
 //! [`Report::BenchDone`]), also when stopped.
 
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
@@ -103,6 +104,27 @@ pub enum Job<G: Evaluate> {
     },
     /// Search the game's bench positions to the bench depth with fresh tables.
     Bench,
+}
+
+impl<G: Evaluate> Job<G> {
+    /// The final report that stands in for this job's own if it fails.
+    fn failure_report(&self) -> Report {
+        match self {
+            Job::Search { .. } => Report::BestMove {
+                best: None,
+                ponder: None,
+            },
+            Job::Perft { .. } => Report::PerftDone {
+                nodes: 0,
+                complete: false,
+            },
+            Job::Bench => Report::BenchDone {
+                nodes: 0,
+                ms: 0,
+                complete: false,
+            },
+        }
+    }
 }
 
 enum Control<G: Evaluate> {
@@ -217,7 +239,17 @@ impl<G: Evaluate> Worker<G> {
     fn run(mut self, inbox: Receiver<Control<G>>) {
         for control in inbox {
             match control {
-                Control::Run(id, job) => self.run_job(id, job),
+                Control::Run(id, job) => {
+                    // A job that panics must still end with its final report, or the protocol
+                    // would wait for it; the tables it left half-written are cleared.
+                    let fallback = job.failure_report();
+                    let run = std::panic::catch_unwind(AssertUnwindSafe(|| self.run_job(id, job)));
+                    if run.is_err() {
+                        log::error!("job {id} failed; answering for it");
+                        self.tables.clear();
+                        self.report(id, fallback);
+                    }
+                }
                 Control::NewGame => self.tables.clear(),
                 Control::SetTables(tables) => self.tables = tables,
                 Control::Seed(seed) => self.rng = SmallRng::seed_from_u64(seed),

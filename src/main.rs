@@ -137,8 +137,9 @@ fn main() -> ExitCode {
         Some(Command::Perft { setup, depth }) => {
             let start = std::time::Instant::now();
             let status = oneshot::perft(game, &setup.into(), depth);
-            let secs = start.elapsed().as_secs_f64();
-            eprintln!("perft {depth}: {:.3} s", secs);
+            if status == 0 {
+                eprintln!("perft {depth}: {:.3} s", start.elapsed().as_secs_f64());
+            }
             status
         }
         Some(Command::Bench) => oneshot::bench(GameId::ALL),

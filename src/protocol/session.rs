@@ -327,19 +327,19 @@ impl<'a, G: Evaluate> Session<'a, G> {
                 return None;
             }
         };
+        // Options may change what the worker uses: any search under way ends first.
+        self.wait_idle();
         let changed = self.shared.options.get(spec.name) != Some(value.as_str());
         match spec.name {
             opt::VARIANT => {
                 let game = GameId::from_name(&value)?;
                 if game != self.shared.game {
-                    self.wait_idle();
                     self.shared.options.set(spec.name, value);
                     self.shared.game = game;
                     return Some(SessionEnd::Restart);
                 }
             }
             opt::HASH => {
-                self.wait_idle();
                 let mib = value.parse().unwrap_or(1);
                 match SearchTables::new(mib, G::HISTORY_SIZE) {
                     Ok(tables) => self.engine.set_tables(tables),
@@ -352,10 +352,7 @@ impl<'a, G: Evaluate> Session<'a, G> {
                     }
                 }
             }
-            opt::CLEAR_HASH => {
-                self.wait_idle();
-                self.engine.new_game();
-            }
+            opt::CLEAR_HASH => self.engine.new_game(),
             opt::DEBUG_LOG_FILE => {
                 if let Err(e) = self.shared.out.set_log_file(&value) {
                     self.error(ProtocolError::new(ErrorCode::BadOptionValue, e));
@@ -366,9 +363,6 @@ impl<'a, G: Evaluate> Session<'a, G> {
             _ => {}
         }
         let restart = changed && owning_game(spec.name) == Some(self.shared.game);
-        if restart {
-            self.wait_idle();
-        }
         self.shared.options.set(spec.name, value);
         restart.then_some(SessionEnd::Restart)
     }

@@ -137,12 +137,19 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
         best
     }
 
-    fn terminal(&self, pos: &G, outcome: Outcome, ply: usize) -> i32 {
-        let won = match outcome {
+    /// Counts a node; returns its score when there is nothing to search: the search was cut
+    /// short (any value: it is discarded) or the game is over.
+    fn enter_node(&mut self, pos: &G, ply: usize) -> Option<i32> {
+        if self.should_abort() {
+            return Some(0);
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply + 1);
+        let won = match pos.outcome()? {
             Outcome::Win(p) => Some(p == pos.side_to_move()),
             Outcome::Draw => None,
         };
-        terminal_score(won, ply)
+        Some(terminal_score(won, ply))
     }
 
     fn negamax(&mut self, pos: &G, depth: u32, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
@@ -150,13 +157,8 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
         if depth == 0 {
             return self.quiesce(pos, ply, alpha, beta);
         }
-        if self.should_abort() {
-            return 0;
-        }
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply + 1);
-        if let Some(outcome) = pos.outcome() {
-            return self.terminal(pos, outcome, ply);
+        if let Some(score) = self.enter_node(pos, ply) {
+            return score;
         }
         if ply >= MAX_PLY {
             return pos.evaluate();
@@ -265,13 +267,8 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
 
     fn quiesce(&mut self, pos: &G, ply: usize, mut alpha: i32, beta: i32) -> i32 {
         self.pv_table[ply].clear();
-        if self.should_abort() {
-            return 0;
-        }
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply + 1);
-        if let Some(outcome) = pos.outcome() {
-            return self.terminal(pos, outcome, ply);
+        if let Some(score) = self.enter_node(pos, ply) {
+            return score;
         }
         let stand_pat = pos.evaluate();
         if stand_pat >= beta || ply >= MAX_PLY {
