@@ -8,6 +8,30 @@
 //! - [`engine`]: the search worker thread and the events it sends;
 //! - [`protocol`]: the UGI/UCI text protocol loop, the only writer of standard output, and the
 //!   one-shot commands for scripts.
+//!
+//! Using the rules and the search as a library:
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use ludus::game::sight::{Sight, SightSettings};
+//! use ludus::game::{Evaluate, Game};
+//! use ludus::search::{search, Limits, Score, SearchParams, SearchTables};
+//!
+//! // Rules test vector TV11: White to move, one of its five moves shuts Black in.
+//! let pos = Sight::from_fen("5:x5/x,w,x,w2,x/b,x,w,w3,b2/x3,b,b/x5 w", &SightSettings::default())?;
+//! assert_eq!(pos.perft(1), 5);
+//! let params = SearchParams {
+//!     limits: Limits { depth: Some(4), ..Limits::default() },
+//!     multipv: 1,
+//!     overhead_ms: 0,
+//!     root_moves: None,
+//! };
+//! let mut tables = SearchTables::new(1, Sight::HISTORY_SIZE).expect("1 MiB");
+//! let result = search(&pos, &params, &mut tables, &AtomicBool::new(false), &mut |_| {});
+//! assert_eq!(result.best.as_deref(), Some("d4-e4"));
+//! assert_eq!(result.score, Some(Score::Mate(1)));
+//! # Ok::<(), ludus::game::ParseError>(())
+//! ```
 
 pub mod engine;
 pub mod game;
