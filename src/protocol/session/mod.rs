@@ -2,20 +2,21 @@
 //! A session ends on `quit`/end of input, or when the game or its rules change, in which case
 //! the outer loop starts a session for the new settings (see `protocol::run`).
 
+mod game_commands;
+mod set_option;
+
 use std::collections::VecDeque;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 
-use super::command::{self, Command, ErrorCode, GoArgs, PositionBase, ProtocolError, Query};
-use super::options::{self as opt, owning_game};
+use super::command::{self, Command, ErrorCode, ProtocolError};
+use super::options as opt;
 use super::output::{Output, format_bestmove, format_info};
 use crate::engine::{Engine, Event, Job, Report};
-use crate::game::{
-    Evaluate, GameId, GameVisitor, OptionKind, OptionSpec, OptionValues, Outcome, Player,
-};
-use crate::search::levels::Level;
-use crate::search::{Clock, Limits, SearchParams, SearchTables};
+use crate::game::{Evaluate, GameId, GameVisitor, OptionSpec, OptionValues};
+use crate::search::SearchTables;
+use set_option::resolve_seed;
 
 /// How long to wait for a stopped job's final report before giving up on the worker.
 const WORKER_GRACE: Duration = Duration::from_secs(10);
@@ -76,16 +77,6 @@ struct Session<'a, G: Evaluate> {
     settings: G::Settings,
     position: Option<G>,
     engine: Engine<G>,
-}
-
-fn resolve_seed(value: i64) -> u64 {
-    if value != 0 {
-        return value as u64;
-    }
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(1)
 }
 
 impl<'a, G: Evaluate> Session<'a, G> {
@@ -298,263 +289,5 @@ impl<'a, G: Evaluate> Session<'a, G> {
             self.out(&line);
         }
         self.out(if uci { "uciok" } else { "ugiok" });
-    }
-
-    fn set_option(&mut self, name: &str, value: Option<String>) -> Option<SessionEnd> {
-        let Some(spec) = opt::find(&self.shared.specs, name).cloned() else {
-            self.error(ProtocolError::new(
-                ErrorCode::UnknownOption,
-                format!("'{name}' (the ugi command lists the options)"),
-            ));
-            return None;
-        };
-        let value = match (value, &spec.kind) {
-            (_, OptionKind::Button) => String::new(),
-            (Some(v), _) => v,
-            (None, OptionKind::Text { .. }) => String::new(),
-            (None, _) => {
-                self.error(ProtocolError::new(
-                    ErrorCode::BadOptionValue,
-                    format!("{} needs a value", spec.name),
-                ));
-                return None;
-            }
-        };
-        let value = match spec.validate(&value) {
-            Ok(v) => v,
-            Err(e) => {
-                self.error(ProtocolError::new(ErrorCode::BadOptionValue, e));
-                return None;
-            }
-        };
-        // Options may change what the worker uses: any search under way ends first.
-        self.wait_idle();
-        let changed = self.shared.options.get(spec.name) != Some(value.as_str());
-        match spec.name {
-            opt::VARIANT => {
-                let game = GameId::from_name(&value)?;
-                if game != self.shared.game {
-                    self.shared.options.set(spec.name, value);
-                    self.shared.game = game;
-                    return Some(SessionEnd::Restart);
-                }
-            }
-            opt::HASH => {
-                let mib = value.parse().unwrap_or(1);
-                match SearchTables::new(mib, G::HISTORY_SIZE) {
-                    Ok(tables) => self.engine.set_tables(tables),
-                    Err(_) => {
-                        self.error(ProtocolError::new(
-                            ErrorCode::BadOptionValue,
-                            format!("cannot allocate {mib} MiB for Hash"),
-                        ));
-                        return None;
-                    }
-                }
-            }
-            opt::CLEAR_HASH => self.engine.new_game(),
-            opt::DEBUG_LOG_FILE => {
-                if let Err(e) = self.shared.out.set_log_file(&value) {
-                    self.error(ProtocolError::new(ErrorCode::BadOptionValue, e));
-                    return None;
-                }
-            }
-            opt::SEED => self.engine.seed(resolve_seed(value.parse().unwrap_or(0))),
-            _ => {}
-        }
-        let restart = changed && owning_game(spec.name) == Some(self.shared.game);
-        self.shared.options.set(spec.name, value);
-        restart.then_some(SessionEnd::Restart)
-    }
-
-    fn set_position(&mut self, base: PositionBase, moves: &[String]) {
-        self.position = None;
-        let mut pos = match base {
-            PositionBase::StartPos => G::start(&self.settings),
-            PositionBase::Fen(fen) => match G::from_fen(&fen, &self.settings) {
-                Ok(p) => p,
-                Err(e) => {
-                    self.error(ProtocolError::new(
-                        ErrorCode::InvalidPosition,
-                        format!("'{fen}': {e}"),
-                    ));
-                    return;
-                }
-            },
-        };
-        if self.apply_moves(&mut pos, moves) {
-            self.position = Some(pos);
-        }
-    }
-
-    /// Plays `moves` on `pos`; reports the first illegal one and returns false.
-    fn apply_moves(&mut self, pos: &mut G, moves: &[String]) -> bool {
-        for (i, m) in moves.iter().enumerate() {
-            if let Err(e) = pos.try_play_str(m) {
-                self.error(ProtocolError::new(
-                    ErrorCode::IllegalMove,
-                    format!("move {} {e}", i + 1),
-                ));
-                return false;
-            }
-        }
-        true
-    }
-
-    fn play_moves(&mut self, moves: &[String]) {
-        let Some(mut pos) = self.position.clone() else {
-            return self.no_position("move");
-        };
-        if self.apply_moves(&mut pos, moves) {
-            self.position = Some(pos);
-        }
-    }
-
-    fn go(&mut self, args: &GoArgs) {
-        self.wait_idle();
-        let Some(pos) = self.position.clone() else {
-            self.no_position("go");
-            return self.out("bestmove (none)");
-        };
-        if pos.outcome().is_some() {
-            return self.out("bestmove (none)");
-        }
-        let params = match self.search_params(&pos, args) {
-            Ok(p) => p,
-            Err(e) => {
-                self.error(e);
-                return self.out("bestmove (none)");
-            }
-        };
-        let level = self
-            .shared
-            .options
-            .get(opt::LEVEL)
-            .and_then(Level::from_name)
-            .unwrap_or(Level::Full);
-        self.engine.submit(Job::Search {
-            root: pos,
-            params,
-            level,
-        });
-    }
-
-    fn search_params(
-        &self,
-        pos: &G,
-        args: &GoArgs,
-    ) -> Result<SearchParams<G::Move>, ProtocolError> {
-        // Clocks are turned into "mine" at parse time: the engine plays the side to move.
-        let (time, inc) = match pos.side_to_move() {
-            Player::One => (args.p1time, args.p1inc),
-            Player::Two => (args.p2time, args.p2inc),
-        };
-        let clock = time.map(|time_ms| Clock {
-            time_ms,
-            inc_ms: inc.unwrap_or(0),
-            moves_to_go: args.movestogo,
-        });
-        let root_moves = if args.searchmoves.is_empty() {
-            None
-        } else {
-            let mut list = Vec::new();
-            for text in &args.searchmoves {
-                let m = pos
-                    .parse_move(text)
-                    .ok()
-                    .filter(|&m| pos.is_legal(m))
-                    .ok_or_else(|| {
-                        ProtocolError::new(
-                            ErrorCode::IllegalMove,
-                            format!("searchmoves: {text} is not a legal move here"),
-                        )
-                    })?;
-                if !list.contains(&m) {
-                    list.push(m);
-                }
-            }
-            Some(list)
-        };
-        let options = &self.shared.options;
-        Ok(SearchParams {
-            limits: Limits {
-                depth: args.depth,
-                nodes: args.nodes,
-                movetime_ms: args.movetime,
-                clock,
-                infinite: args.infinite,
-            },
-            multipv: options.get_i64(opt::MULTIPV, 1) as usize,
-            overhead_ms: options.get_i64(opt::MOVE_OVERHEAD, 10),
-            root_moves,
-        })
-    }
-
-    fn perft(&mut self, depth: u32) {
-        self.wait_idle();
-        match self.position.clone() {
-            Some(root) => {
-                self.engine.submit(Job::Perft { root, depth });
-            }
-            None => self.no_position("perft"),
-        }
-    }
-
-    fn query(&mut self, q: Query) {
-        if q == Query::Game {
-            let name = self.shared.game.name();
-            return self.out(&format!("response {name}"));
-        }
-        let Some(pos) = self.position.clone() else {
-            self.no_position("query");
-            return self.out("response (none)");
-        };
-        let outcome = pos.outcome();
-        let answer = match q {
-            Query::GameOver => outcome.is_some().to_string(),
-            Query::P1Turn => (pos.side_to_move() == Player::One).to_string(),
-            Query::Result => match outcome {
-                None => "none",
-                Some(Outcome::Win(Player::One)) => "p1win",
-                Some(Outcome::Win(Player::Two)) => "p2win",
-                Some(Outcome::Draw) => "draw",
-            }
-            .to_string(),
-            Query::Fen => pos.to_fen(),
-            Query::LegalMoves => {
-                let mut moves = Vec::new();
-                if outcome.is_none() {
-                    pos.generate_moves(&mut moves);
-                }
-                let texts: Vec<String> = moves.iter().map(|&m| pos.move_to_string(m)).collect();
-                if texts.is_empty() {
-                    "(none)".to_string()
-                } else {
-                    texts.join(" ")
-                }
-            }
-            Query::Game => G::NAME.to_string(),
-        };
-        self.out(&format!("response {answer}"));
-    }
-
-    fn eval(&mut self) {
-        let Some(pos) = self.position.clone() else {
-            return self.no_position("eval");
-        };
-        if pos.outcome().is_some() {
-            return self.out("Final evaluation: none (game over)");
-        }
-        let terms = pos.explain_eval();
-        self.shared.out.lines(&terms);
-        let side = if pos.side_to_move() == Player::One {
-            "player one"
-        } else {
-            "player two"
-        };
-        self.out(&format!(
-            "Final evaluation: {} ({side} to move)",
-            pos.evaluate()
-        ));
     }
 }

@@ -1,0 +1,203 @@
+//! The commands about the position and what to do with it: `position`, `move`, `go`, `perft`,
+//! `query`, `eval`.
+
+use super::super::command::{ErrorCode, GoArgs, PositionBase, ProtocolError, Query};
+use super::super::options as opt;
+use super::Session;
+use crate::engine::Job;
+use crate::game::{Evaluate, Outcome, Player};
+use crate::search::levels::Level;
+use crate::search::{Clock, Limits, SearchParams};
+
+impl<G: Evaluate> Session<'_, G> {
+    pub(super) fn set_position(&mut self, base: PositionBase, moves: &[String]) {
+        self.position = None;
+        let mut pos = match base {
+            PositionBase::StartPos => G::start(&self.settings),
+            PositionBase::Fen(fen) => match G::from_fen(&fen, &self.settings) {
+                Ok(p) => p,
+                Err(e) => {
+                    self.error(ProtocolError::new(
+                        ErrorCode::InvalidPosition,
+                        format!("'{fen}': {e}"),
+                    ));
+                    return;
+                }
+            },
+        };
+        if self.apply_moves(&mut pos, moves) {
+            self.position = Some(pos);
+        }
+    }
+
+    /// Plays `moves` on `pos`; reports the first illegal one and returns false.
+    fn apply_moves(&mut self, pos: &mut G, moves: &[String]) -> bool {
+        for (i, m) in moves.iter().enumerate() {
+            if let Err(e) = pos.try_play_str(m) {
+                self.error(ProtocolError::new(
+                    ErrorCode::IllegalMove,
+                    format!("move {} {e}", i + 1),
+                ));
+                return false;
+            }
+        }
+        true
+    }
+
+    pub(super) fn play_moves(&mut self, moves: &[String]) {
+        let Some(mut pos) = self.position.clone() else {
+            return self.no_position("move");
+        };
+        if self.apply_moves(&mut pos, moves) {
+            self.position = Some(pos);
+        }
+    }
+
+    pub(super) fn go(&mut self, args: &GoArgs) {
+        self.wait_idle();
+        let Some(pos) = self.position.clone() else {
+            self.no_position("go");
+            return self.out("bestmove (none)");
+        };
+        if pos.outcome().is_some() {
+            return self.out("bestmove (none)");
+        }
+        let params = match self.search_params(&pos, args) {
+            Ok(p) => p,
+            Err(e) => {
+                self.error(e);
+                return self.out("bestmove (none)");
+            }
+        };
+        let level = self
+            .shared
+            .options
+            .get(opt::LEVEL)
+            .and_then(Level::from_name)
+            .unwrap_or(Level::Full);
+        self.engine.submit(Job::Search {
+            root: pos,
+            params,
+            level,
+        });
+    }
+
+    fn search_params(
+        &self,
+        pos: &G,
+        args: &GoArgs,
+    ) -> Result<SearchParams<G::Move>, ProtocolError> {
+        // Clocks are turned into "mine" at parse time: the engine plays the side to move.
+        let (time, inc) = match pos.side_to_move() {
+            Player::One => (args.p1time, args.p1inc),
+            Player::Two => (args.p2time, args.p2inc),
+        };
+        let clock = time.map(|time_ms| Clock {
+            time_ms,
+            inc_ms: inc.unwrap_or(0),
+            moves_to_go: args.movestogo,
+        });
+        let root_moves = if args.searchmoves.is_empty() {
+            None
+        } else {
+            let mut list = Vec::new();
+            for text in &args.searchmoves {
+                let m = pos
+                    .parse_move(text)
+                    .ok()
+                    .filter(|&m| pos.is_legal(m))
+                    .ok_or_else(|| {
+                        ProtocolError::new(
+                            ErrorCode::IllegalMove,
+                            format!("searchmoves: {text} is not a legal move here"),
+                        )
+                    })?;
+                if !list.contains(&m) {
+                    list.push(m);
+                }
+            }
+            Some(list)
+        };
+        let options = &self.shared.options;
+        Ok(SearchParams {
+            limits: Limits {
+                depth: args.depth,
+                nodes: args.nodes,
+                movetime_ms: args.movetime,
+                clock,
+                infinite: args.infinite,
+            },
+            multipv: options.get_i64(opt::MULTIPV, 1) as usize,
+            overhead_ms: options.get_i64(opt::MOVE_OVERHEAD, 10),
+            root_moves,
+        })
+    }
+
+    pub(super) fn perft(&mut self, depth: u32) {
+        self.wait_idle();
+        match self.position.clone() {
+            Some(root) => {
+                self.engine.submit(Job::Perft { root, depth });
+            }
+            None => self.no_position("perft"),
+        }
+    }
+
+    pub(super) fn query(&mut self, q: Query) {
+        if q == Query::Game {
+            let name = self.shared.game.name();
+            return self.out(&format!("response {name}"));
+        }
+        let Some(pos) = self.position.clone() else {
+            self.no_position("query");
+            return self.out("response (none)");
+        };
+        let outcome = pos.outcome();
+        let answer = match q {
+            Query::GameOver => outcome.is_some().to_string(),
+            Query::P1Turn => (pos.side_to_move() == Player::One).to_string(),
+            Query::Result => match outcome {
+                None => "none",
+                Some(Outcome::Win(Player::One)) => "p1win",
+                Some(Outcome::Win(Player::Two)) => "p2win",
+                Some(Outcome::Draw) => "draw",
+            }
+            .to_string(),
+            Query::Fen => pos.to_fen(),
+            Query::LegalMoves => {
+                let mut moves = Vec::new();
+                if outcome.is_none() {
+                    pos.generate_moves(&mut moves);
+                }
+                let texts: Vec<String> = moves.iter().map(|&m| pos.move_to_string(m)).collect();
+                if texts.is_empty() {
+                    "(none)".to_string()
+                } else {
+                    texts.join(" ")
+                }
+            }
+            Query::Game => G::NAME.to_string(),
+        };
+        self.out(&format!("response {answer}"));
+    }
+
+    pub(super) fn eval(&mut self) {
+        let Some(pos) = self.position.clone() else {
+            return self.no_position("eval");
+        };
+        if pos.outcome().is_some() {
+            return self.out("Final evaluation: none (game over)");
+        }
+        let terms = pos.explain_eval();
+        self.shared.out.lines(&terms);
+        let side = if pos.side_to_move() == Player::One {
+            "player one"
+        } else {
+            "player two"
+        };
+        self.out(&format!(
+            "Final evaluation: {} ({side} to move)",
+            pos.evaluate()
+        ));
+    }
+}

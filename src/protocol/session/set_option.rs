@@ -1,0 +1,91 @@
+//! `setoption`: checking a value against its spec and applying it. Changing the game or one
+//! of its rule switches ends the session so that the outer loop starts one for the new rules.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::super::command::{ErrorCode, ProtocolError};
+use super::super::options::{self as opt, owning_game};
+use super::{Session, SessionEnd};
+use crate::game::{Evaluate, GameId, OptionKind};
+use crate::search::SearchTables;
+
+/// The seed for `Level random|greedy`: the option's value, or the clock's when it is 0.
+pub(super) fn resolve_seed(value: i64) -> u64 {
+    if value != 0 {
+        return value as u64;
+    }
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(1)
+}
+
+impl<G: Evaluate> Session<'_, G> {
+    /// Handles `setoption name <name> [value <value>]`; `Some` when the session must end.
+    pub(super) fn set_option(&mut self, name: &str, value: Option<String>) -> Option<SessionEnd> {
+        let Some(spec) = opt::find(&self.shared.specs, name).cloned() else {
+            self.error(ProtocolError::new(
+                ErrorCode::UnknownOption,
+                format!("'{name}' (the ugi command lists the options)"),
+            ));
+            return None;
+        };
+        let value = match (value, &spec.kind) {
+            (_, OptionKind::Button) => String::new(),
+            (Some(v), _) => v,
+            (None, OptionKind::Text { .. }) => String::new(),
+            (None, _) => {
+                self.error(ProtocolError::new(
+                    ErrorCode::BadOptionValue,
+                    format!("{} needs a value", spec.name),
+                ));
+                return None;
+            }
+        };
+        let value = match spec.validate(&value) {
+            Ok(v) => v,
+            Err(e) => {
+                self.error(ProtocolError::new(ErrorCode::BadOptionValue, e));
+                return None;
+            }
+        };
+        // Options may change what the worker uses: any search under way ends first.
+        self.wait_idle();
+        let changed = self.shared.options.get(spec.name) != Some(value.as_str());
+        match spec.name {
+            opt::VARIANT => {
+                let game = GameId::from_name(&value)?;
+                if game != self.shared.game {
+                    self.shared.options.set(spec.name, value);
+                    self.shared.game = game;
+                    return Some(SessionEnd::Restart);
+                }
+            }
+            opt::HASH => {
+                let mib = value.parse().unwrap_or(1);
+                match SearchTables::new(mib, G::HISTORY_SIZE) {
+                    Ok(tables) => self.engine.set_tables(tables),
+                    Err(_) => {
+                        self.error(ProtocolError::new(
+                            ErrorCode::BadOptionValue,
+                            format!("cannot allocate {mib} MiB for Hash"),
+                        ));
+                        return None;
+                    }
+                }
+            }
+            opt::CLEAR_HASH => self.engine.new_game(),
+            opt::DEBUG_LOG_FILE => {
+                if let Err(e) = self.shared.out.set_log_file(&value) {
+                    self.error(ProtocolError::new(ErrorCode::BadOptionValue, e));
+                    return None;
+                }
+            }
+            opt::SEED => self.engine.seed(resolve_seed(value.parse().unwrap_or(0))),
+            _ => {}
+        }
+        let restart = changed && owning_game(spec.name) == Some(self.shared.game);
+        self.shared.options.set(spec.name, value);
+        restart.then_some(SessionEnd::Restart)
+    }
+}
