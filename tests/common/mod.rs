@@ -5,4 +5,5 @@
 #![allow(dead_code)]
 
 pub mod battery;
+pub mod sight_helpers;
 pub mod sight_reference;

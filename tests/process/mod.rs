@@ -10,6 +10,8 @@
 //! are expected in some binaries.
 #![allow(dead_code)]
 
+pub mod garbage;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -378,6 +380,11 @@ pub fn bestmove_of(line: &str) -> Option<&str> {
         return None;
     }
     tokens.next()
+}
+
+/// Whether a line is a `bestmove` line.
+pub fn is_bestmove(line: &str) -> bool {
+    bestmove_of(line).is_some()
 }
 
 /// What a finished one-shot run of `ludus` produced.
