@@ -27,12 +27,14 @@ struct Cli {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum GameArg {
+    Isaac,
     Sight,
 }
 
 impl From<GameArg> for GameId {
     fn from(g: GameArg) -> GameId {
         match g {
+            GameArg::Isaac => GameId::Isaac,
             GameArg::Sight => GameId::Sight,
         }
     }

@@ -3,8 +3,10 @@
 //!
 //! Layering: nothing in this module imports from `search`, `protocol` or `engine`.
 
+pub mod isaac;
 pub mod options;
 pub mod sight;
+pub mod zobrist;
 
 use std::fmt::{self, Debug, Display};
 use std::hash::Hash;
@@ -182,6 +184,11 @@ pub trait Evaluate: Game {
     fn evaluate(&self) -> i32;
     /// A slot for the move in the history table, used for move ordering.
     fn history_index(&self, m: Self::Move) -> usize;
+    /// The moves the search considers: the legal moves less any that are provably equivalent
+    /// to one kept (each game justifies what it drops). All legal moves by default.
+    fn search_moves(&self, out: &mut Vec<Self::Move>) {
+        self.generate_moves(out);
+    }
     /// Moves worth searching beyond the horizon (captures and the like). None by default.
     fn noisy_moves(&self, out: &mut Vec<Self::Move>) {
         out.clear();
@@ -205,6 +212,8 @@ pub trait Evaluate: Game {
 /// The games ludus plays. Runtime choice of game happens only in [`GameId::visit`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameId {
+    /// Isaac: 10×10 tile placement, then scoring.
+    Isaac,
     /// Sight: 5×5 Alquerque grid, stacks grow by line of sight.
     Sight,
 }
@@ -219,13 +228,14 @@ pub trait GameVisitor {
 
 impl GameId {
     /// Every game that can be selected, in the order options list them.
-    pub const ALL: &'static [GameId] = &[GameId::Sight];
+    pub const ALL: &'static [GameId] = &[GameId::Isaac, GameId::Sight];
     /// The game an engine starts with.
     pub const DEFAULT: GameId = GameId::Sight;
 
     /// The single dispatch point from a runtime game id to generic code.
     pub fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
         match self {
+            GameId::Isaac => visitor.visit::<isaac::Isaac>(),
             GameId::Sight => visitor.visit::<sight::Sight>(),
         }
     }

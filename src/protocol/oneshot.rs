@@ -3,9 +3,10 @@
 //! behaviour and checks are exactly the protocol's; errors go to stderr with status 1.
 
 use std::io::Write;
+use std::sync::{Arc, Mutex};
 
 use super::command::MAX_PERFT_DEPTH;
-use super::output::Mode;
+use super::output::{Mode, Output};
 use super::{Config, run_events};
 use crate::engine::Event;
 use crate::game::GameId;
@@ -76,21 +77,62 @@ pub fn perft(game: GameId, setup: &Setup, depth: u32) -> i32 {
     run_script(game, setup, &[line], mode, Box::new(std::io::stdout()))
 }
 
-/// `ludus bench`: the bench of each game, then the total over all of them.
+/// `ludus bench`: the bench of each game (its positions and a per-game total as
+/// `info string bench <game> nodes <n>`), then `Nodes searched: <sum>`, the signature of all
+/// games together.
 pub fn bench(games: &[GameId]) -> i32 {
     let mode = Mode::OneShot { show_info: false };
-    let setup = Setup::default();
+    let mut out = Output::new(Box::new(std::io::stdout()), Mode::Protocol);
+    let mut total = 0u64;
     for &game in games {
+        let buffer = SharedBuffer::default();
+        let script = ["bench".to_string()];
         let status = run_script(
             game,
-            &setup,
-            &["bench".to_string()],
+            &Setup::default(),
+            &script,
             mode,
-            Box::new(std::io::stdout()),
+            Box::new(buffer.clone()),
         );
+        for line in buffer.text().lines() {
+            if let Some(nodes) = line.strip_prefix("Nodes searched: ") {
+                total += nodes.parse::<u64>().unwrap_or(0);
+                out.line(&format!("info string bench {game} nodes {nodes}"));
+            } else if !line.starts_with("Nodes/second") {
+                out.line(line);
+            }
+        }
         if status != 0 {
             return status;
         }
     }
+    out.line(&format!("Nodes searched: {total}"));
     0
+}
+
+/// A writer that keeps what it is given, for reading back after a script has run.
+#[derive(Clone, Default)]
+struct SharedBuffer(Arc<Mutex<Vec<u8>>>);
+
+impl SharedBuffer {
+    fn text(&self) -> String {
+        let bytes = self.0.lock().map(|b| b.clone()).unwrap_or_default();
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+}
+
+impl Write for SharedBuffer {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        match self.0.lock() {
+            Ok(mut b) => {
+                b.extend_from_slice(data);
+                Ok(data.len())
+            }
+            Err(_) => Err(std::io::Error::other("bench output buffer poisoned")),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }

@@ -188,7 +188,7 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
         }
 
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
-        pos.generate_moves(&mut moves);
+        pos.search_moves(&mut moves);
         if moves.is_empty() {
             // The rules promise a move whenever the game is not over; score it as lost if not.
             self.move_lists[ply] = moves;

@@ -129,7 +129,7 @@ pub fn search<G: Evaluate>(
         None => {
             let mut all = Vec::new();
             if root.outcome().is_none() {
-                root.generate_moves(&mut all);
+                root.search_moves(&mut all);
             }
             all
         }

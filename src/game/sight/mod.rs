@@ -10,7 +10,7 @@ mod eval;
 pub mod geometry;
 mod notation;
 
-use crate::game::{Game, OptionSpec, OptionValues, Outcome, ParseError, Player};
+use crate::game::{Game, OptionSpec, OptionValues, Outcome, ParseError, Player, zobrist};
 use geometry::{Geometry, MAX_POINTS, geometry, nearest};
 
 /// Sight's rule switches.
@@ -366,22 +366,13 @@ pub fn bits(mut b: u128) -> impl Iterator<Item = usize> {
 
 const ZOBRIST_SIDE: u64 = 0x9E37_79B9_7F4A_7C15;
 
-/// SplitMix64 finaliser: a well-mixed 64-bit key from a small integer.
-#[inline]
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// Zobrist key of a pile of `height` owned by player `owner` (0 or 1) on point `p`.
 #[inline]
 fn zobrist_pile(p: usize, owner: usize, height: u8) -> u64 {
-    mix(((p as u64) << 16) | ((owner as u64) << 8) | height as u64)
+    zobrist::key(((p as u64) << 16) | ((owner as u64) << 8) | height as u64)
 }
 
 /// Zobrist key of the board size, so that boards of different sizes never share keys.
 fn zobrist_size(n: usize) -> u64 {
-    mix(0x5157_0000 | n as u64)
+    zobrist::key(0x5157_0000 | n as u64)
 }

@@ -1,0 +1,135 @@
+//! Search knowledge for Isaac.
+//!
+//! Unit: 10 per point of score, so a 10-point lead is about 100. The evaluation is the score
+//! difference plus half of each side's *potential*: what its removable tiles would earn now
+//! (`N · v · 2^c` each, rules §4.3). Half, because tiles leave the lines as both players
+//! remove, and the floor forces removals in ascending size. In the placement phase the scores
+//! are 0 and the potential is all there is: it rewards tiles placed across busy lines.
+
+use super::{Isaac, IsaacMove, Phase};
+use crate::game::{Evaluate, Game, Player};
+
+/// Evaluation units per point of score.
+const POINT: i32 = 10;
+/// Potential counts this many tenths of a point per point earned now.
+const POTENTIAL_TENTHS: i32 = 5;
+
+impl Isaac {
+    /// Points `player`'s tiles on the board would earn if removed now, summed over the tiles
+    /// it may still remove (at or above its floor; none once it is out).
+    pub fn potential(&self, player: Player) -> u32 {
+        let p = player.index();
+        if self.phase == Phase::Scoring && self.passed[p] {
+            return 0;
+        }
+        self.tiles()
+            .iter()
+            .filter(|t| t.owner as usize == p && t.size >= self.floors[p])
+            .map(|&t| self.earned(t))
+            .sum()
+    }
+
+    fn side_value(&self, player: Player) -> i32 {
+        POINT * self.score(player) as i32 + POTENTIAL_TENTHS * self.potential(player) as i32
+    }
+}
+
+impl Evaluate for Isaac {
+    const HISTORY_SIZE: usize = 1101;
+    const BENCH_FENS: &'static [&'static str] = &[
+        "- 54321/54321 d P - 0/0 0/0",
+        "D7h00 54320/54321 l P - 0/0 0/0",
+        "D6h00,D4h06,D6h10,L4h16,L6h20,D4h26,L5h30,L5h35,L5h40,D5h45,D3h50,D3h53,L4h56,D3h60,D3h63,D4h66,L3h70,L3h73,L4h76,L3h80,L3h83,L4h86,L3h90,D4h93,D3h97 00201/00011 l S - 0/0 0/0",
+        "L3v07,L3v09,L3h20,D4h23,D3v31,D5h60,D3h70 00000/00000 d S - 28/79 3/0",
+        "D3h13,D3v39,D5h50,L3h55,L3v58 00000/00000 d S - 10/85 0/0",
+    ];
+    const BENCH_DEPTH: u32 = 3;
+
+    fn evaluate(&self) -> i32 {
+        let me = self.side_to_move();
+        self.side_value(me) - self.side_value(me.opponent())
+    }
+
+    fn history_index(&self, m: IsaacMove) -> usize {
+        match m {
+            IsaacMove::Place {
+                size,
+                vertical,
+                anchor,
+            } => (size as usize - 3) * 200 + usize::from(vertical) * 100 + anchor as usize,
+            IsaacMove::Remove { anchor, .. } => 1000 + anchor as usize,
+            IsaacMove::Pass => 1100,
+        }
+    }
+
+    /// Advances that reach 100 end the game at once with the mover winning (rules §4.6);
+    /// which of them is played changes only the final score, never the result, so the search
+    /// keeps the smallest. Everything else is kept: any other advance changes the mover's
+    /// score and the counter's cell, which decides tile locks and the ×2 of later removals
+    /// for both players, so no two of them are equivalent in general.
+    fn search_moves(&self, out: &mut Vec<IsaacMove>) {
+        if self.phase != Phase::Scoring {
+            return self.generate_moves(out);
+        }
+        out.clear();
+        self.removals(out, true);
+        if out.is_empty() {
+            out.push(IsaacMove::Pass);
+        }
+    }
+
+    fn moves_left_estimate(&self) -> u32 {
+        let me = self.side_to_move();
+        let own_on_board = self
+            .tiles()
+            .iter()
+            .filter(|t| t.owner as usize == me.index() && t.size >= self.floor(me))
+            .count() as u32;
+        match self.phase {
+            Phase::Placement => self.unplaced_tiles(me) * 2 / 3 + own_on_board + 1,
+            _ => own_on_board + 1,
+        }
+    }
+
+    /// Every ply places a tile (hands −1, board +1), removes a tile that can never come
+    /// back, passes, or raises a floor past tiles that then never move: so this count of
+    /// what is left falls by at least one every ply.
+    fn plies_left_bound(&self) -> Option<u32> {
+        let hands: u32 = [Player::One, Player::Two]
+            .iter()
+            .map(|&p| self.unplaced_tiles(p))
+            .sum();
+        let passes_left = |passed: [bool; 2]| passed.iter().filter(|&&p| !p).count() as u32;
+        Some(match self.phase {
+            Phase::Placement => {
+                2 * hands + self.tiles().len() as u32 + passes_left(self.passed) + 2
+            }
+            Phase::Scoring => {
+                let live = self
+                    .tiles()
+                    .iter()
+                    .filter(|t| {
+                        let o = t.owner as usize;
+                        !self.passed[o] && t.size >= self.floors[o]
+                    })
+                    .count() as u32;
+                live + passes_left(self.passed)
+            }
+            Phase::Ended => 0,
+        })
+    }
+
+    fn explain_eval(&self) -> String {
+        let mut out = String::new();
+        for (p, name) in [(Player::One, "Dark"), (Player::Two, "Light")] {
+            out.push_str(&format!(
+                "{name}: score {} potential {} -> {}\n",
+                self.score(p),
+                self.potential(p),
+                self.side_value(p)
+            ));
+        }
+        out.push_str(&format!("total (side to move) {}", self.evaluate()));
+        out
+    }
+}
