@@ -177,25 +177,37 @@ fn bench_signature(out: &Finished) -> (u64, Vec<String>) {
         })
         .collect();
     assert_eq!(total.len(), 1, "one total per game expected: {lines:#?}");
-    let positions: Vec<String> = lines
-        .iter()
-        .filter(|l| l.starts_with("info string bench "))
-        .map(|l| l.to_string())
-        .collect();
+    // `info string bench <game> nodes <n>` (6 words) closes each game; the longer
+    // `info string bench <position> nodes <n>` lines are its positions.
+    let bench_lines = lines.iter().filter(|l| l.starts_with("info string bench "));
+    let (games, positions): (Vec<&&str>, Vec<&&str>) =
+        bench_lines.partition(|l| l.split(' ').count() == 6);
     assert!(!positions.is_empty(), "no bench positions: {lines:#?}");
-    let sum: u64 = positions
-        .iter()
-        .map(|l| {
-            let n = l.rsplit(' ').next().unwrap_or("");
-            n.parse::<u64>()
-                .unwrap_or_else(|e| panic!("bench line {l:?}: {e}"))
-        })
-        .sum();
-    assert_eq!(sum, total[0], "the positions do not add up to the total");
-    assert!(
-        lines.iter().any(|l| l.starts_with("Nodes/second: ")),
-        "{lines:#?}"
+    assert_eq!(
+        games.len(),
+        2,
+        "one total per game (isaac, sight): {lines:#?}"
     );
+    let count = |v: &[&&str]| -> u64 {
+        v.iter()
+            .map(|l| {
+                let n = l.rsplit(' ').next().unwrap_or("");
+                n.parse::<u64>()
+                    .unwrap_or_else(|e| panic!("bench line {l:?}: {e}"))
+            })
+            .sum()
+    };
+    assert_eq!(
+        count(&positions),
+        total[0],
+        "the positions do not add up to the total"
+    );
+    assert_eq!(
+        count(&games),
+        total[0],
+        "the games do not add up to the total"
+    );
+    let positions = positions.iter().map(|l| l.to_string()).collect();
     (total[0], positions)
 }
 
