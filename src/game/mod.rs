@@ -92,7 +92,7 @@ pub trait Game: Clone + Debug + PartialEq + Send + 'static {
     /// One move, small and copyable.
     type Move: Copy + Eq + Hash + Debug + Send + 'static;
     /// Rule switches that hold for a whole game (board size, rule variants).
-    type Settings: Clone + Debug + Send + 'static;
+    type Settings: Clone + Debug + Send + Sync + 'static;
 
     /// The game's name as used by `UCI_Variant` and `--game` (lower case).
     const NAME: &'static str;

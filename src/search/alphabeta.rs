@@ -107,11 +107,11 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
             let mut child = root.clone();
             child.play(m);
             let score = if best.is_none() {
-                -self.negamax(&child, depth - 1, 1, -INFINITY, -alpha)
+                self.child(root, &child, depth - 1, 1, alpha, INFINITY)
             } else {
-                let s = -self.negamax(&child, depth - 1, 1, -alpha - 1, -alpha);
+                let s = self.child(root, &child, depth - 1, 1, alpha, alpha + 1);
                 if s > alpha && !self.aborted {
-                    -self.negamax(&child, depth - 1, 1, -INFINITY, -alpha)
+                    self.child(root, &child, depth - 1, 1, alpha, INFINITY)
                 } else {
                     s
                 }
@@ -135,6 +135,18 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
             }
         }
         best
+    }
+
+    /// Searches `child` of `pos` within the window `(alpha, beta)` of `pos`'s side to move and
+    /// returns its score from that side's view. Scores are negated only when the turn passes:
+    /// in games where a player may move several times in a row (Isaac after a pass), the
+    /// child is searched from the same side's view.
+    fn child(&mut self, pos: &G, child: &G, depth: u32, ply: usize, alpha: i32, beta: i32) -> i32 {
+        if child.side_to_move() == pos.side_to_move() {
+            self.negamax(child, depth, ply, alpha, beta)
+        } else {
+            -self.negamax(child, depth, ply, -beta, -alpha)
+        }
     }
 
     /// Counts a node; returns its score when there is nothing to search: the search was cut
@@ -213,11 +225,11 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
             let mut child = pos.clone();
             child.play(m);
             let score = if i == 0 {
-                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
+                self.child(pos, &child, depth - 1, ply + 1, alpha, beta)
             } else {
-                let s = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                let s = self.child(pos, &child, depth - 1, ply + 1, alpha, alpha + 1);
                 if s > alpha && s < beta && !self.aborted {
-                    -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
+                    self.child(pos, &child, depth - 1, ply + 1, alpha, beta)
                 } else {
                     s
                 }
@@ -281,7 +293,11 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
         for &m in &moves {
             let mut child = pos.clone();
             child.play(m);
-            let score = -self.quiesce(&child, ply + 1, -beta, -alpha);
+            let score = if child.side_to_move() == pos.side_to_move() {
+                self.quiesce(&child, ply + 1, alpha, beta)
+            } else {
+                -self.quiesce(&child, ply + 1, -beta, -alpha)
+            };
             if self.aborted {
                 break;
             }

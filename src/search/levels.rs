@@ -58,6 +58,8 @@ pub fn greedy_move<G: Evaluate>(pos: &G, rng: &mut SmallRng) -> Option<(G::Move,
             Some(Outcome::Win(p)) if p == mover => MATE - 1,
             Some(Outcome::Win(_)) => -(MATE - 1),
             Some(Outcome::Draw) => 0,
+            // The evaluation is the side to move's view, which need not be the opponent's.
+            None if child.side_to_move() == mover => child.evaluate(),
             None => -child.evaluate(),
         };
         if score > best_score {
