@@ -133,6 +133,11 @@ pub trait Game: Clone + Debug + PartialEq + Send + 'static {
         moves.contains(&m)
     }
 
+    /// Why `m` is not legal here, for error messages (called only for illegal moves).
+    fn why_illegal(&self, _m: Self::Move) -> String {
+        "not a legal move here".to_string()
+    }
+
     /// Parses and plays a move, or says why it cannot be played; `self` is unchanged on error.
     fn try_play_str(&mut self, s: &str) -> Result<Self::Move, IllegalMove> {
         let m = self
@@ -142,7 +147,7 @@ pub trait Game: Clone + Debug + PartialEq + Send + 'static {
             return Err(IllegalMove(format!("{s}: the game is over")));
         }
         if !self.is_legal(m) {
-            return Err(IllegalMove(format!("{s}: not a legal move here")));
+            return Err(IllegalMove(format!("{s}: {}", self.why_illegal(m))));
         }
         self.play(m);
         Ok(m)

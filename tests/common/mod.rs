@@ -5,5 +5,7 @@
 #![allow(dead_code)]
 
 pub mod battery;
+pub mod isaac_helpers;
+pub mod isaac_reference;
 pub mod sight_helpers;
 pub mod sight_reference;

@@ -385,6 +385,10 @@ impl Game for Isaac {
         self.apply(m);
     }
 
+    fn why_illegal(&self, m: IsaacMove) -> String {
+        self.explain_illegal(m)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         (self.phase == Phase::Ended).then(|| Outcome::Win(self.winner()))
     }

@@ -190,6 +190,73 @@ impl Isaac {
         }
     }
 
+    /// Why an illegal move is illegal, in the rules' terms.
+    pub(super) fn explain_illegal(&self, m: IsaacMove) -> String {
+        let counters = self.counter_mask();
+        match (m, self.phase) {
+            (IsaacMove::Pass, Phase::Placement) => {
+                "a pass is allowed only when no tile fits".into()
+            }
+            (IsaacMove::Pass, _) => "a pass is allowed only when no tile can be removed".into(),
+            (IsaacMove::Place { .. }, Phase::Scoring) => {
+                "placing is over: this is the scoring phase".into()
+            }
+            (IsaacMove::Remove { .. }, Phase::Placement) => {
+                "tiles are removed only in the scoring phase".into()
+            }
+            (
+                IsaacMove::Place {
+                    size,
+                    vertical,
+                    anchor,
+                },
+                _,
+            ) => {
+                let mask = run_mask(size, vertical, anchor as usize);
+                let in_hand =
+                    size_index(size).is_some_and(|si| self.hands[self.side.index()][si] > 0);
+                if !in_hand {
+                    format!("no tile of size {size} left in hand")
+                } else if mask == 0 {
+                    "the tile would leave the board".into()
+                } else {
+                    "the tile would cover an occupied cell".into()
+                }
+            }
+            (
+                IsaacMove::Remove {
+                    size,
+                    vertical,
+                    anchor,
+                    k,
+                },
+                _,
+            ) => {
+                let own = self.tiles().iter().copied().find(|t| {
+                    t.anchor == anchor
+                        && t.size == size
+                        && t.vertical == vertical
+                        && t.owner as usize == self.side.index()
+                });
+                let Some(tile) = own else {
+                    return "the side to move has no such tile on the board".into();
+                };
+                let floor = self.floors[self.side.index()];
+                if tile.size < floor {
+                    return format!("size {size} is below the floor {floor}");
+                }
+                if tile.mask() & counters != 0 {
+                    return "a counter stands on the tile".into();
+                }
+                let earned = self.earned(tile);
+                if k as u32 > earned {
+                    return format!("the removal earns {earned}, not {k}");
+                }
+                "the counter would land on the other counter".into()
+            }
+        }
+    }
+
     /// The winner of a finished game (rules §4.6–4.7).
     pub(super) fn winner(&self) -> Player {
         let [d, l] = self.scores;
