@@ -7,8 +7,8 @@ mod common;
 
 use common::isaac_helpers::{
     TV1, TV2, TV3, TV3_PASSED, TV3_PLACED, TV3_SCORING, TV10, TV10_END, TV10_SCORING,
-    assert_move_count, assert_moves_exact, assert_play, earned_at, move_names, official, placements_of,
-    placements_per_size, play, pos, pos_with, removal_table,
+    assert_move_count, assert_moves_exact, assert_play, earned_at, move_names, official,
+    placements_of, placements_per_size, play, pos, pos_with, removal_table,
 };
 use ludus::game::isaac::{Isaac, IsaacRules, Phase};
 use ludus::game::{Game, Outcome, Player};
@@ -41,12 +41,7 @@ fn tv01_start_position() {
         assert_eq!(p, start, "a rejected move changed the position");
     }
     // 3v79 covers 79, 89, 99.
-    let p = assert_play(
-        TV1,
-        official(),
-        "3v79",
-        "D3v79 44321/54321 l P - 0/0 0/0",
-    );
+    let p = assert_play(TV1, official(), "3v79", "D3v79 44321/54321 l P - 0/0 0/0");
     assert_eq!(p.occupied(), 1 << 79 | 1 << 89 | 1 << 99);
 }
 
@@ -59,7 +54,11 @@ fn tv02_light_reply_options() {
     assert_eq!(p.hand(Player::Two), [5, 4, 3, 2, 1]);
     assert_move_count(&p, 536);
     assert_eq!(placements_per_size(&p), [146, 126, 107, 88, 69]);
-    assert_eq!(placements_of(&p, 3, false), 73, "9 free rows × 8, plus 07–09");
+    assert_eq!(
+        placements_of(&p, 3, false),
+        73,
+        "9 free rows × 8, plus 07–09"
+    );
     assert_eq!(placements_of(&p, 3, true), 73, "7 columns × 7, plus 3 × 8");
 }
 
@@ -68,7 +67,11 @@ fn tv03_forced_pass_and_placing_alone() {
     let mut p = pos(TV3);
     assert_eq!(p.occupied().count_ones(), 97, "only 97, 98, 99 are empty");
     assert_eq!(p.occupied() >> 97, 0);
-    assert_eq!(p.hand(Player::One), [1, 0, 2, 0, 1], "Dark holds 3, 5, 5, 7");
+    assert_eq!(
+        p.hand(Player::One),
+        [1, 0, 2, 0, 1],
+        "Dark holds 3, 5, 5, 7"
+    );
     assert_eq!(p.hand(Player::Two), [0, 0, 0, 1, 1], "Light holds 6, 7");
     for player in [Player::One, Player::Two] {
         let on_board = p
@@ -93,7 +96,11 @@ fn tv03_forced_pass_and_placing_alone() {
     // 4. The second pass starts the scoring phase with Light, the first passer.
     play(&mut p, "pass", Some(TV3_SCORING));
     assert_eq!(p.phase(), Phase::Scoring);
-    assert_eq!(p.side_to_move(), Player::Two, "Light starts as first passer");
+    assert_eq!(
+        p.side_to_move(),
+        Player::Two,
+        "Light starts as first passer"
+    );
     assert!(!p.has_passed(Player::One) && !p.has_passed(Player::Two));
     assert_eq!((p.score(Player::One), p.score(Player::Two)), (0, 0));
     assert_eq!((p.floor(Player::One), p.floor(Player::Two)), (0, 0));
@@ -157,7 +164,9 @@ fn tv03_scoring_starter_dark_option() {
     let tiles: Vec<&str> = table.values().map(|(name, ..)| name.as_str()).collect();
     assert_eq!(
         tiles,
-        ["4h06", "6h10", "4h26", "5h45", "3h50", "3h53", "3h60", "3h63", "4h66", "4h93"]
+        [
+            "4h06", "6h10", "4h26", "5h45", "3h50", "3h53", "3h60", "3h63", "4h66", "4h93"
+        ]
     );
     assert!(move_names(&p).iter().all(|m| m.starts_with('x')));
     // The same position under the official rules has Light to move.
@@ -177,7 +186,11 @@ fn tv10_nobody_can_do_anything() {
     play(&mut p, "pass", Some("- 00000/00000 l S d 0/0 0/0"));
     assert_moves_exact(&p, &["pass"]);
     play(&mut p, "pass", Some(TV10_END));
-    assert_eq!(p.outcome(), Some(Outcome::Win(Player::One)), "last tie-break");
+    assert_eq!(
+        p.outcome(),
+        Some(Outcome::Win(Player::One)),
+        "last tie-break"
+    );
     assert!(move_names(&p).is_empty());
     assert_eq!(p.perft(1), 0);
     // Four plies, and only one line of play.
@@ -193,7 +206,11 @@ fn placing_alone_after_a_pass() {
     assert_moves_exact(&p, &["pass"]);
     play(&mut p, "pass", Some("- 00011/00000 d P l 0/0 0/0"));
     play(&mut p, "6h00", Some("D6h00 00001/00000 d P l 0/0 0/0"));
-    play(&mut p, "7v09", Some("D6h00,D7v09 00000/00000 d P l 0/0 0/0"));
+    play(
+        &mut p,
+        "7v09",
+        Some("D6h00,D7v09 00000/00000 d P l 0/0 0/0"),
+    );
     assert_moves_exact(&p, &["pass"]);
     play(
         &mut p,

@@ -1,17 +1,22 @@
 //! Engine benchmarks (`harness = false`): perft speed, search speed and protocol latencies.
 //!
 //! ```text
-//! cargo bench --bench engine                  # full run, under a minute
-//! cargo bench --bench engine -- --quick       # bounded run for CI, about 10 s
+//! cargo bench --bench engine                  # full run, about a minute
+//! cargo bench --bench engine -- --quick       # bounded run for CI, about 15 s
 //! cargo bench --bench engine -- protocol      # only the sections named (perft, search, protocol)
 //! ```
 //!
 //! Built by `cargo test --all-targets` / `cargo test --benches`, the binary runs without
 //! `--bench` and does a smoke run (every measurement once, tiny sizes) so tests stay fast.
 //!
+//! Perft and search measure every game: the positions and sizes are rows of the [`Plan`]
+//! (each position names its game), run by code generic over the game through
+//! [`GameId::visit`]. The protocol section drives the binary with Sight only.
+//!
 //! Figures are printed as Markdown tables next to their targets; no target is asserted. The run
 //! fails (exit status 1) only if something is wrong rather than slow: a perft count that
-//! differs from the reference, or an engine that answers the protocol unexpectedly.
+//! differs from the reference or between runs, a fixed-depth search that is not deterministic,
+//! or an engine that answers the protocol unexpectedly.
 //! Randomness (the delays before `isready` and `stop`) is seeded, so runs are repeatable.
 //! See docs/benchmarks.md for what each figure means and the last measured values.
 
@@ -23,8 +28,7 @@ mod search;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use ludus::game::Game;
-use ludus::game::sight::{Sight, SightSettings};
+use ludus::game::{Evaluate, GameId, OptionValues};
 use perft::bench_perft;
 use protocol::bench_protocol;
 use report::Table;
@@ -32,12 +36,56 @@ use search::bench_search;
 
 type BenchResult<T> = Result<T, String>;
 
-/// The 5×5 empty board (Sight's start position).
-const EMPTY: &str = "5:x5/x5/x5/x5/x5 w";
-/// Rules TV7 (seed testBoard(2)), a mid-game position.
-const TV7: &str = "5:x5/x,w2,x3/x2,w,x2/x2,b,b,x/x5 w";
-/// `position startpos moves c3 c4 b2`.
-const C3_C4_B2: &str = "5:x5/x2,b,x2/x2,w2,x2/x,w,x3/x5 b";
+/// A position of one of the games, in that game's notation, read with the game's default
+/// settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Position {
+    game: GameId,
+    name: &'static str,
+    fen: &'static str,
+    /// Reference perft counts from depth 1 (as many as are known).
+    perft: &'static [u64],
+}
+
+/// Sight's start position, the empty 5×5 board (counts: rules/sight.md §7).
+const EMPTY: Position = Position {
+    game: GameId::Sight,
+    name: "start (empty 5×5)",
+    fen: "5:x5/x5/x5/x5/x5 w",
+    perft: &[25, 600, 13_800, 303_600, 4_205_376, 56_771_208, 567_062_952],
+};
+/// Sight rules TV7 (seed testBoard(2)), a mid-game position (counts: rules/sight.md §9 TV15).
+const TV7: Position = Position {
+    game: GameId::Sight,
+    name: "TV7",
+    fen: "5:x5/x,w2,x3/x2,w,x2/x2,b,b,x/x5 w",
+    perft: &[7, 140, 1_482, 16_620],
+};
+/// Sight `position startpos moves c3 c4 b2`.
+const C3_C4_B2: Position = Position {
+    game: GameId::Sight,
+    name: "startpos moves c3 c4 b2",
+    fen: "5:x5/x2,b,x2/x2,w2,x2/x,w,x3/x5 b",
+    perft: &[],
+};
+/// Isaac's start position (rules TV1). 600 is the rules' count of the opening placements;
+/// 305,600 and 131,225,400 agree with an independent count of non-overlapping placements
+/// (nobody can pass while a placement is legal).
+const ISAAC_START: Position = Position {
+    game: GameId::Isaac,
+    name: "start",
+    fen: "- 54321/54321 d P - 0/0 0/0",
+    perft: &[600, 305_600, 131_225_400],
+};
+/// Isaac rules TV3 after the phase change: the board full, Light to score first, 52 moves.
+const ISAAC_SCORING: Position = Position {
+    game: GameId::Isaac,
+    name: "TV3 scoring phase",
+    fen: "D6h00,D4h06,D6h10,L4h16,L6h20,D4h26,L5h30,L5h35,L5h40,D5h45,D3h50,D3h53,L4h56,\
+          D3h60,D3h63,D4h66,L3h70,L3h73,L4h76,L3h80,L3h83,L4h86,L3h90,D4h93,D3h97 \
+          00201/00011 l S - 0/0 0/0",
+    perft: &[52],
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
@@ -53,14 +101,14 @@ enum Mode {
 struct Plan {
     /// Timed repetitions of each perft.
     perft_runs: usize,
-    /// Perft depth of the empty board (its count is checked against [`perft::EMPTY_COUNTS`]).
-    empty_depth: u32,
-    /// Perft depth of TV7.
-    tv7_depth: u32,
-    /// Timed repetitions of each search.
+    /// Perft positions and depths. Depths with a reference count are checked against it.
+    perfts: Vec<(Position, u32)>,
+    /// Timed repetitions of each search (fixed-depth and fixed-time).
     search_runs: usize,
-    /// Search positions and depth limits.
-    searches: Vec<(&'static str, &'static str, u32)>,
+    /// Fixed-depth search positions and depth limits.
+    searches: Vec<(Position, u32)>,
+    /// Fixed-time search positions and movetimes (ms): how deep the search gets.
+    timed_searches: Vec<(Position, i64)>,
     /// Tries of the `isready` and the `stop` measurements.
     latency_tries: usize,
     /// Rounds of the movetime measurement; each round tries every movetime once.
@@ -74,38 +122,42 @@ impl Plan {
         match mode {
             Mode::Full => Plan {
                 perft_runs: 3,
-                empty_depth: 6,
-                tv7_depth: 6,
+                perfts: vec![(EMPTY, 6), (TV7, 6), (ISAAC_START, 3), (ISAAC_SCORING, 5)],
                 search_runs: 3,
                 searches: vec![
-                    ("start (empty board)", EMPTY, 10),
-                    ("TV7", TV7, 12),
-                    ("startpos moves c3 c4 b2", C3_C4_B2, 12),
+                    (EMPTY, 10),
+                    (TV7, 12),
+                    (C3_C4_B2, 12),
+                    (ISAAC_START, 3),
+                    (ISAAC_SCORING, 10),
                 ],
+                timed_searches: vec![(EMPTY, 1000), (ISAAC_START, 1000)],
                 latency_tries: 100,
                 movetime_rounds: 25,
                 movetimes: &[50, 100, 200, 500],
             },
             Mode::Quick => Plan {
                 perft_runs: 3,
-                empty_depth: 6,
-                tv7_depth: 5,
+                perfts: vec![(EMPTY, 6), (TV7, 5), (ISAAC_START, 3), (ISAAC_SCORING, 4)],
                 search_runs: 1,
                 searches: vec![
-                    ("start (empty board)", EMPTY, 9),
-                    ("TV7", TV7, 11),
-                    ("startpos moves c3 c4 b2", C3_C4_B2, 11),
+                    (EMPTY, 9),
+                    (TV7, 11),
+                    (C3_C4_B2, 11),
+                    (ISAAC_START, 3),
+                    (ISAAC_SCORING, 9),
                 ],
+                timed_searches: vec![(EMPTY, 1000), (ISAAC_START, 1000)],
                 latency_tries: 10,
                 movetime_rounds: 3,
                 movetimes: &[50, 100, 200, 500],
             },
             Mode::Smoke => Plan {
                 perft_runs: 1,
-                empty_depth: 5,
-                tv7_depth: 4,
+                perfts: vec![(EMPTY, 5), (TV7, 4), (ISAAC_START, 2), (ISAAC_SCORING, 3)],
                 search_runs: 1,
-                searches: vec![("start (empty board)", EMPTY, 5), ("TV7", TV7, 6)],
+                searches: vec![(EMPTY, 5), (TV7, 6), (ISAAC_START, 2), (ISAAC_SCORING, 5)],
+                timed_searches: vec![(EMPTY, 20), (ISAAC_START, 20)],
                 latency_tries: 2,
                 movetime_rounds: 1,
                 movetimes: &[50, 100],
@@ -197,6 +249,8 @@ fn main() -> ExitCode {
     }
 }
 
-fn parse(fen: &str) -> BenchResult<Sight> {
-    Sight::from_fen(fen, &SightSettings::default()).map_err(|e| format!("{fen}: {e}"))
+/// Reads `pos` as a `G` under the game's default settings (the option defaults).
+fn parse<G: Evaluate>(pos: &Position) -> BenchResult<G> {
+    let settings = G::settings(&OptionValues::from_specs(&G::options()));
+    G::from_fen(pos.fen, &settings).map_err(|e| format!("{} {}: {e}", pos.game, pos.fen))
 }

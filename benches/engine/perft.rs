@@ -1,69 +1,73 @@
-//! Section 1 of the engine bench, perft: in-process `Game::perft` of the empty board and of TV7,
-//! timed and checked against the reference counts.
+//! Section 1 of the engine bench, perft: in-process `Game::perft` of every position of the plan
+//! (both games), timed and checked against the reference counts and for repeatability.
 
 use std::time::Instant;
 
-use ludus::game::Game;
-use ludus::game::sight::Sight;
+use ludus::game::{Evaluate, GameVisitor};
 
 use crate::report::{Table, median, mega, min, thousands};
-use crate::{BenchResult, EMPTY, Plan, TV7, Verdict, parse};
-
-/// Perft counts of the empty 5×5 board from depth 1 (rules/sight.md §7).
-const EMPTY_COUNTS: &[u64] = &[25, 600, 13_800, 303_600, 4_205_376, 56_771_208, 567_062_952];
-/// Perft counts of TV7 from depth 1 (rules/sight.md §9 TV15).
-const TV7_COUNTS: &[u64] = &[7, 140, 1_482, 16_620];
+use crate::{BenchResult, EMPTY, Plan, Position, Verdict, parse};
 
 /// Targets printed next to the figures.
 const TARGET_PERFT_NPS: f64 = 20e6;
 
-/// Times `runs` perfts of `pos` to `depth`; returns the leaf count and the seconds of each run.
-fn time_perft(pos: &Sight, depth: u32, runs: usize) -> BenchResult<(u64, Vec<f64>)> {
-    let mut count = None;
-    let mut secs = Vec::with_capacity(runs);
-    for _ in 0..runs {
-        let t = Instant::now();
-        let n = std::hint::black_box(Game::perft(std::hint::black_box(pos), depth));
-        secs.push(t.elapsed().as_secs_f64());
-        if count.is_some_and(|c| c != n) {
-            return Err(format!(
-                "perft {depth} is not repeatable: {count:?} then {n}"
-            ));
-        }
-        count = Some(n);
-    }
-    Ok((count.unwrap_or(0), secs))
+/// Reads `pos` as its game, checks the depths below `depth` that have a reference count, then
+/// times `runs` perfts to `depth`. Its output is the leaf count and the seconds of each run.
+struct TimedPerft<'a> {
+    pos: &'a Position,
+    depth: u32,
+    runs: usize,
 }
 
-fn check_counts(name: &str, pos: &Sight, reference: &[u64], upto: u32) -> BenchResult<()> {
-    for (d, &want) in (1..=upto).zip(reference) {
-        let got = pos.perft(d);
-        if got != want {
-            return Err(format!(
-                "perft {d} of {name} is {got}, the reference says {want}"
-            ));
+impl GameVisitor for TimedPerft<'_> {
+    type Output = BenchResult<(u64, Vec<f64>)>;
+
+    fn visit<G: Evaluate>(self) -> Self::Output {
+        let TimedPerft { pos, depth, runs } = self;
+        let root: G = parse(pos)?;
+        // Cheap sanity checks of the shallow counts first; the timed depth is checked below.
+        for (d, &want) in (1..depth).zip(pos.perft) {
+            let got = root.perft(d);
+            if got != want {
+                return Err(format!(
+                    "perft {d} of {} {} is {got}, the reference says {want}",
+                    pos.game, pos.name
+                ));
+            }
+        }
+        let mut count = None;
+        let mut secs = Vec::with_capacity(runs);
+        for _ in 0..runs {
+            let t = Instant::now();
+            let n = std::hint::black_box(std::hint::black_box(&root).perft(depth));
+            secs.push(t.elapsed().as_secs_f64());
+            if count.is_some_and(|c| c != n) {
+                return Err(format!(
+                    "perft {depth} of {} {} is not repeatable: {count:?} then {n}",
+                    pos.game, pos.name
+                ));
+            }
+            count = Some(n);
+        }
+        let leaves = count.ok_or("no perft run")?;
+        match pos.perft.get(depth as usize - 1) {
+            Some(&want) if want != leaves => Err(format!(
+                "perft {depth} of {} {} counted {leaves} leaves, expected {want}",
+                pos.game, pos.name
+            )),
+            _ => Ok((leaves, secs)),
         }
     }
-    Ok(())
 }
 
 pub fn bench_perft(plan: &Plan) -> BenchResult<Vec<Verdict>> {
     println!("## 1. Perft (in-process `Game::perft`, one thread, bulk-counted last ply)\n");
-    let empty = parse(EMPTY)?;
-    let tv7 = parse(TV7)?;
-    // Cheap sanity checks of the shallow counts first; the timed depth is checked below.
-    check_counts(
-        "the empty board",
-        &empty,
-        EMPTY_COUNTS,
-        plan.empty_depth.min(5),
-    )?;
-    check_counts("TV7", &tv7, TV7_COUNTS, 4)?;
-
     let mut table = Table::new(&[
+        "game",
         "position",
         "depth",
         "leaves",
+        "checked",
         "runs",
         "best ms",
         "median ms",
@@ -71,36 +75,40 @@ pub fn bench_perft(plan: &Plan) -> BenchResult<Vec<Verdict>> {
         "median leaves/s",
     ]);
     let mut verdicts = Vec::new();
-    for (name, pos, depth, reference) in [
-        ("empty 5×5", &empty, plan.empty_depth, EMPTY_COUNTS),
-        ("TV7", &tv7, plan.tv7_depth, TV7_COUNTS),
-    ] {
-        let (leaves, secs) = time_perft(pos, depth, plan.perft_runs)?;
-        match reference.get(depth as usize - 1) {
-            Some(&want) if want != leaves => {
-                return Err(format!(
-                    "perft {depth} of {name} counted {leaves} leaves, expected {want}"
-                ));
-            }
-            _ => {}
-        }
+    for (pos, depth) in &plan.perfts {
+        let depth = (*depth).max(1);
+        let (leaves, secs) = pos.game.visit(TimedPerft {
+            pos,
+            depth,
+            runs: plan.perft_runs,
+        })?;
         let best = min(&secs);
         let med = median(&secs);
+        // What the count was compared with: the reference, or only the other runs.
+        let checked = if pos.perft.len() >= depth as usize {
+            "reference"
+        } else if secs.len() > 1 {
+            "repeatable"
+        } else {
+            "-"
+        };
         table.row(vec![
-            name.to_string(),
+            pos.game.to_string(),
+            pos.name.to_string(),
             depth.to_string(),
             thousands(leaves),
+            checked.to_string(),
             secs.len().to_string(),
             format!("{:.1}", best * 1e3),
             format!("{:.1}", med * 1e3),
             mega(leaves as f64 / best),
             mega(leaves as f64 / med),
         ]);
-        if reference == EMPTY_COUNTS {
+        if *pos == EMPTY {
             // Judged on the median run, not the best one.
             let nps = leaves as f64 / med;
             verdicts.push(Verdict {
-                target: format!("perft (empty board, depth {depth}) ≥ 20 M leaves/s"),
+                target: format!("perft (Sight empty board, depth {depth}) ≥ 20 M leaves/s"),
                 figure: format!("{} best, {} median", mega(leaves as f64 / best), mega(nps)),
                 met: nps >= TARGET_PERFT_NPS,
             });

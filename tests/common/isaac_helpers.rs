@@ -160,7 +160,12 @@ pub fn assert_moves_exact(p: &Isaac, expected: &[&str]) {
 pub fn assert_move_count(p: &Isaac, expected: usize) -> Vec<String> {
     let got = move_names(p);
     assert_eq!(got.len(), expected, "{}: number of legal moves", p.to_fen());
-    assert_eq!(reference_names(p), got, "{}: engine vs reference", p.to_fen());
+    assert_eq!(
+        reference_names(p),
+        got,
+        "{}: engine vs reference",
+        p.to_fen()
+    );
     got
 }
 
@@ -174,7 +179,11 @@ pub fn play(p: &mut Isaac, mv: &str, after: Option<&str>) {
     }
     assert_eq!(p.hash(), p.hash_from_scratch(), "{before} after {mv}: hash");
     let reread = Isaac::from_fen(&p.to_fen(), &p.rules());
-    assert_eq!(reread.as_ref().ok(), Some(&*p), "{before} after {mv}: reread");
+    assert_eq!(
+        reread.as_ref().ok(),
+        Some(&*p),
+        "{before} after {mv}: reread"
+    );
 }
 
 /// Plays `mv` from `fen` under `rules`, checks the FEN after it, and returns the position.
@@ -253,5 +262,9 @@ pub fn assert_ended(p: &Isaac, winner: ludus::game::Player) {
         "{}",
         p.to_fen()
     );
-    assert!(move_names(p).is_empty(), "{}: moves after the end", p.to_fen());
+    assert!(
+        move_names(p).is_empty(),
+        "{}: moves after the end",
+        p.to_fen()
+    );
 }

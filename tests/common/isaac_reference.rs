@@ -76,7 +76,11 @@ impl RefTile {
         let (r, c) = (self.anchor / 10, self.anchor % 10);
         let mut out = Vec::new();
         for i in 0..self.size {
-            let (rr, cc) = if self.vertical { (r + i, c) } else { (r, c + i) };
+            let (rr, cc) = if self.vertical {
+                (r + i, c)
+            } else {
+                (r, c + i)
+            };
             if rr > 9 || cc > 9 {
                 return None;
             }
@@ -480,7 +484,8 @@ impl RefIsaac {
 
     /// Reads a FEN and applies every check of §9.3, plus the two implied by §9.1 and §4.6:
     /// at most one pass in P (the second pass ends the phase), and in E at most one score of
-    /// 100 or more, none above 99 + 72 = 171 (§5 E7).
+    /// 100 or more, none above 99 + 72 = 171 (§5 E7). The one-cell check of §9.3 applies only
+    /// with the collision rule on (see the comment there).
     pub fn from_fen(s: &str, rules: RefRules) -> Result<RefIsaac, String> {
         let fields: Vec<&str> = s.split(' ').collect();
         if fields.len() != 7 {
@@ -608,7 +613,9 @@ impl RefIsaac {
                 }
             }
             RefPhase::Scoring => {
-                if pos.scores[0] + pos.scores[1] == 99 {
+                // Only where the collision rule holds: without it (the seed's rules) both
+                // counters on one cell is a reachable position, and must read back.
+                if pos.rules.collision && pos.scores[0] + pos.scores[1] == 99 {
                     return Err("counters on one cell".into());
                 }
             }
