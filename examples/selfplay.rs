@@ -89,7 +89,11 @@ impl GameVisitor for Play<'_> {
 }
 
 fn play_one<G: Evaluate>(args: &Args, settings: &G::Settings, g: usize) -> GameResult {
-    let full_seat = if g % 2 == 0 { Player::One } else { Player::Two };
+    let full_seat = if g.is_multiple_of(2) {
+        Player::One
+    } else {
+        Player::Two
+    };
     let mut rng = SmallRng::seed_from_u64(args.seed + g as u64);
     let mut tables = SearchTables::new(16, G::HISTORY_SIZE).expect("16 MiB for the table");
     let stop = AtomicBool::new(false);

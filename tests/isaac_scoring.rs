@@ -46,6 +46,15 @@ fn tv04_horizontal_removal_times_four() {
     expected.extend(removals("3h70", 0, None));
     assert_eq!(expected.len(), 31);
     assert_moves_exact(&p, &refs(&expected));
+    // §9.2: size and orientation must match the tile at the anchor, the tile must be the
+    // mover's, and k is at most P.
+    for wrong in [
+        "x5h23+0", "x4v23+0", "x3h23+0", "x4h24+0", "x3h20+0", "x3v07+0", "x4h23+25",
+    ] {
+        let mut q = p.clone();
+        assert!(q.try_play_str(wrong).is_err(), "{wrong} accepted");
+        assert_eq!(q, p);
+    }
 
     let after = assert_play(TV4, official(), "x4h23+24", TV4_AFTER);
     assert_eq!(after.side_to_move(), Player::Two);

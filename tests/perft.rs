@@ -13,6 +13,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+use ludus::game::isaac::Isaac;
 use ludus::game::sight::Sight;
 use ludus::game::{Game, OptionSpec, OptionValues};
 
@@ -234,6 +235,12 @@ fn sight_perft_file() {
     let summary = check_file::<Sight>(&data_file("sight.perft"), Sight::NAME);
     // Every listed position has depths within the default budget.
     assert_eq!(summary.entries_checked, 12);
+}
+
+#[test]
+fn isaac_perft_file() {
+    let summary = check_file::<Isaac>(&data_file("isaac.perft"), Isaac::NAME);
+    assert_eq!(summary.entries_checked, 25);
 }
 
 #[test]

@@ -6,6 +6,8 @@
 
 pub mod battery;
 pub mod isaac_helpers;
+pub mod isaac_hooks;
 pub mod isaac_reference;
+pub mod isaac_reference_fen;
 pub mod sight_helpers;
 pub mod sight_reference;

@@ -168,7 +168,9 @@ pub fn parse_position(s: &str, rules: IsaacRules) -> Result<Isaac, ParseError> {
     } else if scores.iter().all(|&s| s >= 100) || scores.iter().any(|&s| s > 99 + 72) {
         return err("scores out of reach: at most one player reaches 100, at most 171");
     }
-    if phase == Phase::Scoring && scores[0] + scores[1] == 99 {
+    // Under the collision rule two counters never share a cell; without it (the seed's
+    // behaviour) they may, so the check of rules §9.3 follows the rule.
+    if rules.collision && phase == Phase::Scoring && scores[0] + scores[1] == 99 {
         return err("both counters on one cell (the scores add up to 99)");
     }
     let mut pos = Isaac::new(rules);
