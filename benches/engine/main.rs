@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo bench --bench engine                  # full run, about a minute
-//! cargo bench --bench engine -- --quick       # bounded run for CI, about 15 s
+//! cargo bench --bench engine -- --quick       # bounded run for CI, about 10 s
 //! cargo bench --bench engine -- protocol      # only the sections named (perft, search, protocol)
 //! ```
 //!
