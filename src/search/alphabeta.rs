@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::limits::Deadlines;
-use super::ordering::{Killers, MAX_PLY, order_moves};
+use super::ordering::{Killers, MAX_PLY, promote, sort_by_history};
 use super::score::{INFINITY, MATE, terminal_score};
 use super::tt::Bound;
 use super::{SearchTables, is_proven_within};
@@ -206,22 +206,19 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
             self.move_lists[ply] = moves;
             return terminal_score(Some(false), ply);
         }
-        order_moves(
-            pos,
-            &mut moves,
-            &mut self.scored,
-            tt_move,
-            &self.killers,
-            &self.tables.history,
-            ply,
-        );
+        let promoted = promote(&mut moves, tt_move, &self.killers, ply);
 
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut tried = std::mem::take(&mut self.tried);
         let tried_start = tried.len();
-        for (i, &m) in moves.iter().enumerate() {
+        for i in 0..moves.len() {
+            if i == promoted {
+                let history = &self.tables.history;
+                sort_by_history(pos, &mut moves[i..], &mut self.scored, history);
+            }
+            let m = moves[i];
             let mut child = pos.clone();
             child.play(m);
             let score = if i == 0 {
