@@ -2,7 +2,11 @@
 //! brute-force solver, the solved small boards, MultiPV, searchmoves, limits, levels, and
 //! reproducibility.
 
+use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
+
+mod common;
+use common::solver::{keeps_result, mate_score, plies_to_end};
 
 use ludus::game::sight::{Sight, SightSettings};
 use ludus::game::{Evaluate, Game, Outcome, Player};
@@ -51,40 +55,6 @@ fn exact(pos: &Sight) -> SearchResult {
     run(pos, &params(Limits::default())).0
 }
 
-/// Plies to the end of the game under perfect play: positive when the side to move wins
-/// (it wins as fast as it can), negative when it loses (it loses as slowly as it can).
-fn brute_force(pos: &Sight) -> i32 {
-    if let Some(outcome) = pos.outcome() {
-        assert_eq!(outcome, Outcome::Win(pos.side_to_move().opponent()));
-        return 0;
-    }
-    let mut moves = Vec::new();
-    pos.generate_moves(&mut moves);
-    let mut best: Option<i32> = None;
-    for m in moves {
-        let mut child = pos.clone();
-        child.play(m);
-        let v = brute_force(&child);
-        // The child's value is from the opponent's view; one ply more from here.
-        let mine = if v <= 0 { -v + 1 } else { -(v + 1) };
-        best = Some(match best {
-            None => mine,
-            Some(b) if mine > 0 && (b < 0 || mine < b) => mine,
-            Some(b) if mine < 0 && b < 0 && mine < b => mine,
-            Some(b) => b,
-        });
-    }
-    best.expect("a game that is not over has a move")
-}
-
-fn plies_to_mate_score(plies: i32) -> Score {
-    if plies > 0 {
-        Score::Mate((plies + 1) / 2)
-    } else {
-        Score::Mate(plies / 2)
-    }
-}
-
 #[test]
 fn finds_the_mate_in_one_of_tv11() {
     let pos = sight("5:x5/x,w,x,w2,x/b,x,w,w3,b2/x3,b,b/x5 w");
@@ -112,8 +82,8 @@ fn three_by_three_is_a_first_player_win_only_by_b2() {
         "{:?}",
         result.score
     );
-    let plies = brute_force(&pos);
-    assert_eq!(result.score, Some(plies_to_mate_score(plies)));
+    let plies = plies_to_end(&pos, &mut HashMap::new());
+    assert_eq!(result.score, Some(mate_score(plies)));
     // Every other opening loses.
     let mut moves = Vec::new();
     pos.generate_moves(&mut moves);
@@ -121,7 +91,7 @@ fn three_by_three_is_a_first_player_win_only_by_b2() {
         let mut child = pos.clone();
         child.play(m);
         assert!(
-            brute_force(&child) > 0,
+            plies_to_end(&child, &mut HashMap::new()) > 0,
             "{} should lose",
             pos.move_to_string(m)
         );
@@ -163,20 +133,14 @@ fn exact_scores_match_brute_force_on_random_endgames() {
         if pos.outcome().is_some() {
             continue;
         }
-        let truth = brute_force(&pos);
+        let truth = plies_to_end(&pos, &mut HashMap::new());
         let result = exact(&pos);
-        assert_eq!(
-            result.score,
-            Some(plies_to_mate_score(truth)),
-            "{}",
-            pos.to_fen()
-        );
+        assert_eq!(result.score, Some(mate_score(truth)), "{}", pos.to_fen());
         // The chosen move keeps the result.
         let mut child = pos.clone();
         let best = result.best.expect("a move");
         child.try_play_str(&best).expect("legal best move");
-        let after = brute_force(&child);
-        assert_eq!(after <= 0, truth > 0, "{} {best}", pos.to_fen());
+        assert!(keeps_result(&pos, &child, truth), "{} {best}", pos.to_fen());
         wins += usize::from(truth > 0);
         checked += 1;
     }

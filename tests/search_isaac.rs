@@ -5,8 +5,11 @@
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
+mod common;
+use common::solver::{keeps_result, mate_score, plies_to_end};
+
 use ludus::game::isaac::{Isaac, IsaacRules};
-use ludus::game::{Evaluate, Game, Outcome};
+use ludus::game::{Evaluate, Game};
 use ludus::search::{Limits, Score, SearchParams, SearchResult, SearchTables, search};
 
 fn isaac(fen: &str) -> Isaac {
@@ -30,55 +33,6 @@ fn run(pos: &Isaac, limits: Limits) -> SearchResult {
     )
 }
 
-/// Plies to the end under perfect play from the side to move's view: positive when it wins
-/// (as fast as it can), negative when it loses (as slowly as it can). Turns need not alternate.
-fn brute_force(pos: &Isaac, memo: &mut HashMap<u64, i32>) -> i32 {
-    assert!(
-        pos.outcome().is_none(),
-        "the solver starts from a game in progress"
-    );
-    if let Some(&v) = memo.get(&pos.hash()) {
-        return v;
-    }
-    let mut moves = Vec::new();
-    pos.generate_moves(&mut moves);
-    let mut best: Option<i32> = None;
-    for m in moves {
-        let mut child = pos.clone();
-        child.play(m);
-        let mine = match child.outcome() {
-            Some(Outcome::Win(p)) if p == pos.side_to_move() => 1,
-            Some(_) => -1,
-            None => {
-                let v = brute_force(&child, memo);
-                let v = if child.side_to_move() == pos.side_to_move() {
-                    v
-                } else {
-                    -v
-                };
-                if v > 0 { v + 1 } else { v - 1 }
-            }
-        };
-        best = Some(match best {
-            None => mine,
-            Some(b) if mine > 0 && (b < 0 || mine < b) => mine,
-            Some(b) if mine < 0 && b < 0 && mine < b => mine,
-            Some(b) => b,
-        });
-    }
-    let v = best.expect("a game that is not over has a move");
-    memo.insert(pos.hash(), v);
-    v
-}
-
-fn mate(plies: i32) -> Score {
-    if plies > 0 {
-        Score::Mate((plies + 1) / 2)
-    } else {
-        Score::Mate(plies / 2)
-    }
-}
-
 #[test]
 fn exact_scores_match_brute_force_in_scoring_endgames() {
     for fen in [
@@ -92,22 +46,13 @@ fn exact_scores_match_brute_force_in_scoring_endgames() {
         "L3h11,D3h30,D3v34,D4h50 00000/00000 d S l 12/0 0/0",
     ] {
         let pos = isaac(fen);
-        let truth = brute_force(&pos, &mut HashMap::new());
+        let truth = plies_to_end(&pos, &mut HashMap::new());
         let result = run(&pos, Limits::default());
-        assert_eq!(result.score, Some(mate(truth)), "{fen}");
+        assert_eq!(result.score, Some(mate_score(truth)), "{fen}");
         let mut child = pos.clone();
         let best = result.best.expect("a move");
         child.try_play_str(&best).expect("legal best move");
-        let after = match child.outcome() {
-            Some(Outcome::Win(p)) => i32::from(p == child.side_to_move()) * 2 - 1,
-            None => brute_force(&child, &mut HashMap::new()),
-            Some(Outcome::Draw) => unreachable!("Isaac has no draws"),
-        };
-        let keeps = if child.side_to_move() == pos.side_to_move() {
-            (after > 0) == (truth > 0)
-        } else {
-            (after <= 0) == (truth > 0)
-        };
+        let keeps = keeps_result(&pos, &child, truth);
         assert!(keeps, "{fen}: {best} throws the result away");
     }
 }

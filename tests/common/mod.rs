@@ -11,3 +11,4 @@ pub mod isaac_reference;
 pub mod isaac_reference_fen;
 pub mod sight_helpers;
 pub mod sight_reference;
+pub mod solver;

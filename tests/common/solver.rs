@@ -1,0 +1,75 @@
+//! An exact solver for small game trees, to check the engine's search against: plain minimax
+//! with a memo, no pruning, written for clarity rather than speed.
+
+use std::collections::HashMap;
+
+use ludus::game::{Game, Outcome};
+use ludus::search::Score;
+
+/// Plies to the end under perfect play, from the side to move's view: positive when it wins
+/// (as fast as it can), negative when it loses (as slowly as it can). Turns need not
+/// alternate. The game must be in progress and decisive (no draws).
+pub fn plies_to_end<G: Game>(pos: &G, memo: &mut HashMap<u64, i32>) -> i32 {
+    assert!(
+        pos.outcome().is_none(),
+        "the solver starts from a game in progress"
+    );
+    if let Some(&v) = memo.get(&pos.hash()) {
+        return v;
+    }
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    let mut best: Option<i32> = None;
+    for m in moves {
+        let mut child = pos.clone();
+        child.play(m);
+        let mine = match child.outcome() {
+            Some(Outcome::Win(p)) if p == pos.side_to_move() => 1,
+            Some(Outcome::Win(_)) => -1,
+            Some(Outcome::Draw) => panic!("the solver handles decisive games only"),
+            None => {
+                let v = plies_to_end(&child, memo);
+                let v = if child.side_to_move() == pos.side_to_move() {
+                    v
+                } else {
+                    -v
+                };
+                if v > 0 { v + 1 } else { v - 1 }
+            }
+        };
+        best = Some(match best {
+            None => mine,
+            Some(b) if mine > 0 && (b < 0 || mine < b) => mine,
+            Some(b) if mine < 0 && b < 0 && mine < b => mine,
+            Some(b) => b,
+        });
+    }
+    let v = best.expect("a game that is not over has a move");
+    memo.insert(pos.hash(), v);
+    v
+}
+
+/// The `score mate N` the engine reports for a result `plies` from the end (see protocol.md).
+pub fn mate_score(plies: i32) -> Score {
+    if plies > 0 {
+        Score::Mate((plies + 1) / 2)
+    } else {
+        Score::Mate(plies / 2)
+    }
+}
+
+/// Whether playing into `child` from `pos` keeps the result `truth` of `pos` (its value from
+/// `pos`'s side to move).
+pub fn keeps_result<G: Game>(pos: &G, child: &G, truth: i32) -> bool {
+    let child_wins = match child.outcome() {
+        Some(Outcome::Win(p)) => p == child.side_to_move(),
+        Some(Outcome::Draw) => return false,
+        None => plies_to_end(child, &mut HashMap::new()) > 0,
+    };
+    let mover_wins = if child.side_to_move() == pos.side_to_move() {
+        child_wins
+    } else {
+        !child_wins
+    };
+    mover_wins == (truth > 0)
+}
