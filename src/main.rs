@@ -29,6 +29,7 @@ struct Cli {
 enum GameArg {
     Isaac,
     Sight,
+    Tactigon,
 }
 
 impl From<GameArg> for GameId {
@@ -36,6 +37,7 @@ impl From<GameArg> for GameId {
         match g {
             GameArg::Isaac => GameId::Isaac,
             GameArg::Sight => GameId::Sight,
+            GameArg::Tactigon => GameId::Tactigon,
         }
     }
 }

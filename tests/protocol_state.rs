@@ -9,7 +9,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use process::{Engine, is_bestmove};
 
 /// The `option` line that advertises the game option.
-const VARIANT_LINE: &str = "option name UCI_Variant type combo default sight var isaac var sight";
+const VARIANT_LINE: &str =
+    "option name UCI_Variant type combo default sight var isaac var sight var tactigon";
 
 /// The answer to `go` without a position.
 const NO_POSITION_GO: &str = "info string error no-position go needs a position: send position \
@@ -149,7 +150,7 @@ fn bad_option_values_are_reported_and_the_engine_goes_on() {
         ),
         (
             "setoption name UCI_Variant value chess",
-            "info string error bad-option-value UCI_Variant takes one of isaac sight, not 'chess'",
+            "info string error bad-option-value UCI_Variant takes one of isaac sight tactigon, not 'chess'",
         ),
     ];
     for (input, expected) in cases {

@@ -6,6 +6,7 @@
 pub mod isaac;
 pub mod options;
 pub mod sight;
+pub mod tactigon;
 pub mod zobrist;
 
 use std::fmt::{self, Debug, Display};
@@ -198,6 +199,11 @@ pub trait Evaluate: Game {
     fn noisy_moves(&self, out: &mut Vec<Self::Move>) {
         out.clear();
     }
+    /// Whether the side to move must answer a threat this move (like check in chess), so that
+    /// quiescence may not stand pat and searches every move. False by default.
+    fn must_respond(&self) -> bool {
+        false
+    }
     /// A rough count of the moves the side to move still has to make, for time management.
     fn moves_left_estimate(&self) -> u32 {
         30
@@ -221,6 +227,8 @@ pub enum GameId {
     Isaac,
     /// Sight: 5×5 Alquerque grid, stacks grow by line of sight.
     Sight,
+    /// Tactigon: hex board, shaped pieces, capture combat.
+    Tactigon,
 }
 
 /// Code that is generic over the game, run for a game chosen at runtime by [`GameId::visit`].
@@ -233,7 +241,7 @@ pub trait GameVisitor {
 
 impl GameId {
     /// Every game that can be selected, in the order options list them.
-    pub const ALL: &'static [GameId] = &[GameId::Isaac, GameId::Sight];
+    pub const ALL: &'static [GameId] = &[GameId::Isaac, GameId::Sight, GameId::Tactigon];
     /// The game an engine starts with.
     pub const DEFAULT: GameId = GameId::Sight;
 
@@ -242,6 +250,7 @@ impl GameId {
         match self {
             GameId::Isaac => visitor.visit::<isaac::Isaac>(),
             GameId::Sight => visitor.visit::<sight::Sight>(),
+            GameId::Tactigon => visitor.visit::<tactigon::Tactigon>(),
         }
     }
 

@@ -279,14 +279,22 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
         if let Some(score) = self.enter_node(pos, ply) {
             return score;
         }
-        let stand_pat = pos.evaluate();
-        if stand_pat >= beta || ply >= MAX_PLY {
-            return stand_pat;
-        }
-        alpha = alpha.max(stand_pat);
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
-        pos.noisy_moves(&mut moves);
-        let mut best = stand_pat;
+        // A side that must respond (the game's "check") may not stand pat: every move counts.
+        let must_respond = ply < MAX_PLY && pos.must_respond();
+        let mut best = if must_respond {
+            pos.search_moves(&mut moves);
+            -INFINITY
+        } else {
+            let stand_pat = pos.evaluate();
+            if stand_pat >= beta || ply >= MAX_PLY {
+                self.move_lists[ply] = moves;
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            pos.noisy_moves(&mut moves);
+            stand_pat
+        };
         for &m in &moves {
             let mut child = pos.clone();
             child.play(m);
