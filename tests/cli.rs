@@ -185,8 +185,8 @@ fn bench_signature(out: &Finished) -> (u64, Vec<String>) {
     assert!(!positions.is_empty(), "no bench positions: {lines:#?}");
     assert_eq!(
         games.len(),
-        2,
-        "one total per game (isaac, sight): {lines:#?}"
+        3,
+        "one total per game (isaac, sight, tactigon): {lines:#?}"
     );
     let count = |v: &[&&str]| -> u64 {
         v.iter()
