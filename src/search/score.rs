@@ -1,8 +1,10 @@
 //! Search scores: centipawn-like evaluations and proven results, and how they are reported.
 //!
 //! Internally a proven win found `p` plies from the root scores `MATE - p` (a loss,
-//! `-(MATE - p)`), so shorter wins score higher. Reported as UCI does: `score mate N` where N
-//! counts the moves of the side to move, positive when it wins, negative when it loses.
+//! `-(MATE - p)`), so shorter wins score higher. Reported as UCI does: `score mate N` where
+//! |N| = ⌈p / 2⌉ counts the moves of the side to move until the end, this one included;
+//! positive when it wins, negative when it loses. A loss can be an odd number of plies away
+//! where a player loses by its own move (Tactigon's gold pair it cannot break).
 
 use std::fmt;
 
@@ -30,7 +32,7 @@ impl Score {
             Score::Mate((plies + 1) / 2)
         } else if s <= -MATE_BOUND {
             let plies = MATE + s;
-            Score::Mate(-(plies / 2))
+            Score::Mate(-((plies + 1) / 2))
         } else {
             Score::Cp(s)
         }
@@ -90,6 +92,9 @@ mod tests {
         // Whatever we play, the opponent wins with its reply: lost at ply 2 = mate -1.
         assert_eq!(Score::from_internal(-(MATE - 2)), Score::Mate(-1));
         assert_eq!(Score::from_internal(-(MATE - 4)), Score::Mate(-2));
+        // Lost by one's own move (nothing can break the opponent's gold pair): mate -1.
+        assert_eq!(Score::from_internal(-(MATE - 1)), Score::Mate(-1));
+        assert_eq!(Score::from_internal(-(MATE - 3)), Score::Mate(-2));
         assert_eq!(Score::from_internal(57), Score::Cp(57));
         assert_eq!(Score::Mate(-2).to_string(), "mate -2");
     }

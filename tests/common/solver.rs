@@ -54,7 +54,7 @@ pub fn mate_score(plies: i32) -> Score {
     if plies > 0 {
         Score::Mate((plies + 1) / 2)
     } else {
-        Score::Mate(plies / 2)
+        Score::Mate(-((1 - plies) / 2))
     }
 }
 
