@@ -87,6 +87,21 @@ const ISAAC_SCORING: Position = Position {
     perft: &[52],
 };
 
+/// Tactigon's start position (rules TV1: 58 moves).
+const TACTIGON_START: Position = Position {
+    game: GameId::Tactigon,
+    name: "start",
+    fen: "2/C1C3c1c/1ST4ts1/CTPSC1csptc/1ST4ts1/C1C3c1c/2 r 0",
+    perft: &[58],
+};
+/// Tactigon rules TV19 after two plies: the board opened, Red to move with 87 moves.
+const TACTIGON_OPEN: Position = Position {
+    game: GameId::Tactigon,
+    name: "TV19 after d6-c11 d14-b12",
+    fen: "2/C1C2sc1c/1ST2S1ts1/CTP1C1c1ptc/1ST4ts1/C1C3c1c/2 r 2",
+    perft: &[87],
+};
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
     /// `cargo bench --bench engine`.
@@ -122,7 +137,14 @@ impl Plan {
         match mode {
             Mode::Full => Plan {
                 perft_runs: 3,
-                perfts: vec![(EMPTY, 6), (TV7, 6), (ISAAC_START, 3), (ISAAC_SCORING, 5)],
+                perfts: vec![
+                    (EMPTY, 6),
+                    (TV7, 6),
+                    (ISAAC_START, 3),
+                    (ISAAC_SCORING, 5),
+                    (TACTIGON_START, 5),
+                    (TACTIGON_OPEN, 4),
+                ],
                 search_runs: 3,
                 searches: vec![
                     (EMPTY, 10),
@@ -130,15 +152,24 @@ impl Plan {
                     (C3_C4_B2, 12),
                     (ISAAC_START, 3),
                     (ISAAC_SCORING, 10),
+                    (TACTIGON_START, 4),
+                    (TACTIGON_OPEN, 4),
                 ],
-                timed_searches: vec![(EMPTY, 1000), (ISAAC_START, 1000)],
+                timed_searches: vec![(EMPTY, 1000), (ISAAC_START, 1000), (TACTIGON_START, 1000)],
                 latency_tries: 100,
                 movetime_rounds: 25,
                 movetimes: &[50, 100, 200, 500],
             },
             Mode::Quick => Plan {
                 perft_runs: 3,
-                perfts: vec![(EMPTY, 6), (TV7, 5), (ISAAC_START, 3), (ISAAC_SCORING, 4)],
+                perfts: vec![
+                    (EMPTY, 6),
+                    (TV7, 5),
+                    (ISAAC_START, 3),
+                    (ISAAC_SCORING, 4),
+                    (TACTIGON_START, 4),
+                    (TACTIGON_OPEN, 3),
+                ],
                 search_runs: 1,
                 searches: vec![
                     (EMPTY, 9),
@@ -146,18 +177,32 @@ impl Plan {
                     (C3_C4_B2, 11),
                     (ISAAC_START, 3),
                     (ISAAC_SCORING, 9),
+                    (TACTIGON_START, 3),
+                    (TACTIGON_OPEN, 3),
                 ],
-                timed_searches: vec![(EMPTY, 1000), (ISAAC_START, 1000)],
+                timed_searches: vec![(EMPTY, 1000), (ISAAC_START, 1000), (TACTIGON_START, 1000)],
                 latency_tries: 10,
                 movetime_rounds: 3,
                 movetimes: &[50, 100, 200, 500],
             },
             Mode::Smoke => Plan {
                 perft_runs: 1,
-                perfts: vec![(EMPTY, 5), (TV7, 4), (ISAAC_START, 2), (ISAAC_SCORING, 3)],
+                perfts: vec![
+                    (EMPTY, 5),
+                    (TV7, 4),
+                    (ISAAC_START, 2),
+                    (ISAAC_SCORING, 3),
+                    (TACTIGON_START, 2),
+                ],
                 search_runs: 1,
-                searches: vec![(EMPTY, 5), (TV7, 6), (ISAAC_START, 2), (ISAAC_SCORING, 5)],
-                timed_searches: vec![(EMPTY, 20), (ISAAC_START, 20)],
+                searches: vec![
+                    (EMPTY, 5),
+                    (TV7, 6),
+                    (ISAAC_START, 2),
+                    (ISAAC_SCORING, 5),
+                    (TACTIGON_START, 2),
+                ],
+                timed_searches: vec![(EMPTY, 20), (ISAAC_START, 20), (TACTIGON_START, 20)],
                 latency_tries: 2,
                 movetime_rounds: 1,
                 movetimes: &[50, 100],

@@ -358,6 +358,28 @@ impl Game for Tactigon {
         self.hash ^= zobrist::feature(Z_SIDE, 1);
     }
 
+    fn why_illegal(&self, m: TactigonMove) -> String {
+        const KINDS: [&str; 4] = ["circle", "triangle", "square", "pentagon"];
+        let me = self.side.index();
+        let (from, to) = (m.from as usize, m.to as usize);
+        let side_name = if me == 0 { "Red" } else { "Blue" };
+        let (from_name, to_name) = (board::cell_name(from), board::cell_name(to));
+        match (self.piece_at(from), self.piece_at(to)) {
+            (Some((s, kind)), target) if s == me => match target {
+                Some((t, _)) if t == me => format!("{to_name} holds a {side_name} piece"),
+                Some((_, d)) if COMBAT[kind][d] == Combat::Forbidden => {
+                    format!("a {} may not attack a {}", KINDS[kind], KINDS[d])
+                }
+                _ => format!(
+                    "the {} on {from_name} cannot reach {to_name} (range {}; the path is \
+                     blocked or too long)",
+                    KINDS[kind], RANGE[kind]
+                ),
+            },
+            _ => format!("no {side_name} piece on {from_name}"),
+        }
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         if let Some(decided) = self.decided() {
             return Some(decided);
