@@ -87,8 +87,9 @@ pub struct Tactigon {
     side: Player,
     ply: u32,
     rules: TactigonRules,
+    /// Zobrist key of the board and side to move (what repetition compares).
     hash: u64,
-    /// Hashes of the earlier positions of the game (kept only under the repetition rule).
+    /// Board keys of the earlier positions of the game (kept only under the repetition rule).
     history: Vec<u64>,
 }
 
@@ -105,6 +106,7 @@ impl PartialEq for Tactigon {
 
 const Z_PIECE: u64 = 0x2_0001;
 const Z_SIDE: u64 = 0x2_0002;
+const Z_PLY: u64 = 0x2_0003;
 
 fn piece_key(side: usize, kind: usize, cell: usize) -> u64 {
     zobrist::feature(
@@ -228,8 +230,23 @@ impl Tactigon {
         repeated || (self.rules.ply_cap > 0 && self.ply >= self.rules.ply_cap)
     }
 
-    /// The hash computed from the whole position.
+    /// The ply's share of [`Game::hash`]: under a ply cap the same board at another ply can
+    /// have another result, so the search must not confuse the two.
+    fn ply_key(&self) -> u64 {
+        if self.rules.ply_cap > 0 {
+            zobrist::feature(Z_PLY, self.ply as u64)
+        } else {
+            0
+        }
+    }
+
+    /// The hash computed from the whole position (equal to [`Game::hash`]).
     pub fn hash_from_scratch(&self) -> u64 {
+        self.board_hash_from_scratch() ^ self.ply_key()
+    }
+
+    /// The key of board and side to move, computed from scratch.
+    pub(super) fn board_hash_from_scratch(&self) -> u64 {
         let mut h = if self.side == Player::Two {
             zobrist::feature(Z_SIDE, 1)
         } else {
@@ -395,7 +412,7 @@ impl Game for Tactigon {
     }
 
     fn hash(&self) -> u64 {
-        self.hash
+        self.hash ^ self.ply_key()
     }
 
     fn render(&self) -> String {

@@ -113,7 +113,7 @@ pub fn parse_position(s: &str, rules: TactigonRules) -> Result<Tactigon, ParseEr
         hash: 0,
         history: Vec::new(),
     };
-    pos.hash = pos.hash_from_scratch();
+    pos.hash = pos.board_hash_from_scratch();
     Ok(pos)
 }
 
@@ -240,7 +240,7 @@ pub fn render(pos: &Tactigon) -> String {
     out.push_str(&format!(
         "Fen: {}\nKey: {:016X}",
         write_position(pos),
-        pos.hash
+        pos.hash_from_scratch()
     ));
     out
 }
