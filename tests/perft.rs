@@ -15,6 +15,7 @@ use std::sync::Mutex;
 
 use ludus::game::isaac::Isaac;
 use ludus::game::sight::Sight;
+use ludus::game::tactigon::Tactigon;
 use ludus::game::{Game, OptionSpec, OptionValues};
 
 /// Default node budget per depth when `LUDUS_HEAVY` is not set.
@@ -241,6 +242,12 @@ fn sight_perft_file() {
 fn isaac_perft_file() {
     let summary = check_file::<Isaac>(&data_file("isaac.perft"), Isaac::NAME);
     assert_eq!(summary.entries_checked, 25);
+}
+
+#[test]
+fn tactigon_perft_file() {
+    let summary = check_file::<Tactigon>(&data_file("tactigon.perft"), Tactigon::NAME);
+    assert_eq!(summary.entries_checked, 40);
 }
 
 #[test]

@@ -12,3 +12,7 @@ pub mod isaac_reference_fen;
 pub mod sight_helpers;
 pub mod sight_reference;
 pub mod solver;
+pub mod tactigon_helpers;
+pub mod tactigon_hooks;
+pub mod tactigon_reference;
+pub mod tactigon_reference_fen;

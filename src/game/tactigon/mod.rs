@@ -370,7 +370,7 @@ impl Game for Tactigon {
             }
             None => self.toggle(me, kind, to),
         }
-        self.ply += 1;
+        self.ply = self.ply.saturating_add(1);
         self.side = self.side.opponent();
         self.hash ^= zobrist::feature(Z_SIDE, 1);
     }

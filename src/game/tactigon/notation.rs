@@ -60,6 +60,11 @@ pub fn parse_position(s: &str, rules: TactigonRules) -> Result<Tactigon, ParseEr
                 while let Some(next) = chars.peek().and_then(|c| c.to_digit(10)) {
                     run = run * 10 + next as usize;
                     chars.next();
+                    if run > lengths[r] {
+                        return err(format!(
+                            "rank {row}: a run of empty cells longer than the rank"
+                        ));
+                    }
                 }
                 filled += run;
                 cell += run;
