@@ -3,34 +3,16 @@
 //! legal move at the smallest time budgets.
 
 use std::collections::HashMap;
-use std::sync::atomic::AtomicBool;
 
 mod common;
-use common::solver::{keeps_result, mate_score, plies_to_end};
+use common::solver::{keeps_result, mate_score, plies_to_end, search_within};
 
 use ludus::game::isaac::{Isaac, IsaacRules};
 use ludus::game::{Evaluate, Game};
-use ludus::search::{Limits, Score, SearchParams, SearchResult, SearchTables, search};
+use ludus::search::{Limits, Score};
 
 fn isaac(fen: &str) -> Isaac {
     Isaac::from_fen(fen, &IsaacRules::default()).expect("test position parses")
-}
-
-fn run(pos: &Isaac, limits: Limits) -> SearchResult {
-    let params = SearchParams {
-        limits,
-        multipv: 1,
-        overhead_ms: 0,
-        root_moves: None,
-    };
-    let mut tables = SearchTables::new(16, Isaac::HISTORY_SIZE).expect("16 MiB");
-    search(
-        pos,
-        &params,
-        &mut tables,
-        &AtomicBool::new(false),
-        &mut |_| {},
-    )
 }
 
 #[test]
@@ -47,7 +29,7 @@ fn exact_scores_match_brute_force_in_scoring_endgames() {
     ] {
         let pos = isaac(fen);
         let truth = plies_to_end(&pos, &mut HashMap::new());
-        let result = run(&pos, Limits::default());
+        let result = search_within(&pos, Limits::default());
         assert_eq!(result.score, Some(mate_score(truth)), "{fen}");
         let mut child = pos.clone();
         let best = result.best.expect("a move");
@@ -61,7 +43,7 @@ fn exact_scores_match_brute_force_in_scoring_endgames() {
 fn a_win_at_100_is_played_with_the_smallest_advance() {
     // TV6: x4h60 earns 8 and +5 already reaches 100; +3 would land on Light's counter.
     let pos = isaac("D4h60,L3v64,L3h65,L3v68,D3v69 00000/00000 d S - 95/1 0/0");
-    let result = run(
+    let result = search_within(
         &pos,
         Limits {
             depth: Some(3),
@@ -85,7 +67,7 @@ fn a_win_at_100_is_played_with_the_smallest_advance() {
 fn the_start_position_gets_a_move_at_any_budget() {
     let pos = Isaac::start(&IsaacRules::default());
     for movetime in [0, 1, 10] {
-        let result = run(
+        let result = search_within(
             &pos,
             Limits {
                 movetime_ms: Some(movetime),

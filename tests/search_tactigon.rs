@@ -1,32 +1,16 @@
 //! Search tests on Tactigon: the tactics the engine must see (a hanging pentagon, a one-move
 //! threat to its own pentagon, an enemy gold pair), draws by the ply cap, and move times.
 
-use std::sync::atomic::AtomicBool;
+mod common;
+use common::solver::search_within;
 
 use ludus::game::tactigon::board::board;
 use ludus::game::tactigon::{PENTAGON, Tactigon, TactigonRules};
 use ludus::game::{Evaluate, Game};
-use ludus::search::{Limits, Score, SearchParams, SearchResult, SearchTables, search};
+use ludus::search::{Limits, Score};
 
 fn tactigon(fen: &str) -> Tactigon {
     Tactigon::from_fen(fen, &TactigonRules::default()).expect("test position parses")
-}
-
-fn run(pos: &Tactigon, limits: Limits) -> SearchResult {
-    let params = SearchParams {
-        limits,
-        multipv: 1,
-        overhead_ms: 0,
-        root_moves: None,
-    };
-    let mut tables = SearchTables::new(16, Tactigon::HISTORY_SIZE).expect("16 MiB");
-    search(
-        pos,
-        &params,
-        &mut tables,
-        &AtomicBool::new(false),
-        &mut |_| {},
-    )
 }
 
 fn depth(d: u32) -> Limits {
@@ -46,7 +30,7 @@ fn after(pos: &Tactigon, m: &str) -> Tactigon {
 fn captures_a_hanging_pentagon() {
     // Rules TV9: the Red pentagon reaches the Blue one in three steps round the circle.
     let pos = tactigon("2/9/5s4/5Pcp3/10/9/2 r 0");
-    let result = run(&pos, depth(4));
+    let result = search_within(&pos, depth(4));
     assert_eq!(result.best.as_deref(), Some("d10-d14"));
     assert_eq!(result.score, Some(Score::Mate(1)));
 }
@@ -63,7 +47,7 @@ fn defends_against_a_one_move_pentagon_threat() {
     blue.generate_moves(&mut threats);
     assert!(threats.iter().any(|m| m.to == red_pentagon));
     for d in [2, 3, 4] {
-        let result = run(&pos, depth(d));
+        let result = search_within(&pos, depth(d));
         let best = result.best.expect("a move");
         let child = after(&pos, &best);
         let mut replies = Vec::new();
@@ -83,7 +67,7 @@ fn breaks_the_enemy_gold_pair() {
     // breaks the pair, every other Blue move loses at once.
     let pos = tactigon("2/4C4/10/2P5p2/10/4C1t2/2 b 0");
     assert!(pos.must_respond());
-    let result = run(&pos, depth(3));
+    let result = search_within(&pos, depth(3));
     assert_eq!(result.best.as_deref(), Some("f14-f10"));
     let child = after(&pos, "f14-f10");
     assert_ne!(child.occupied() & board().gold, board().gold);
@@ -93,11 +77,11 @@ fn breaks_the_enemy_gold_pair() {
 fn a_pair_that_cannot_be_broken_is_a_proven_loss() {
     // Rules TV13 after e9-f10: Blue cannot reach either gold tile with an allowed attack.
     let pos = tactigon("2/4C4/10/2P5p1c/10/4C4/2 b 1");
-    let result = run(&pos, depth(3));
+    let result = search_within(&pos, depth(3));
     assert_eq!(result.score, Some(Score::Mate(-1)));
     // And the side holding the pair sees the win coming: e9-f10 is mate in 2 for Red.
     let red = tactigon("2/4C4/10/2P5p1c/4C5/9/2 r 0");
-    let result = run(&red, depth(4));
+    let result = search_within(&red, depth(4));
     assert_eq!(result.best.as_deref(), Some("e9-f10"));
     assert_eq!(result.score, Some(Score::Mate(1)));
 }
@@ -114,7 +98,7 @@ fn the_ply_cap_makes_a_draw_the_search_sees() {
         &rules,
     )
     .expect("start position at ply 9");
-    let result = run(&pos, depth(5));
+    let result = search_within(&pos, depth(5));
     assert_eq!(result.score, Some(Score::Cp(0)));
     assert_eq!(result.depth, 2, "the search stops once it is exact");
 }
@@ -123,7 +107,7 @@ fn the_ply_cap_makes_a_draw_the_search_sees() {
 fn the_start_position_gets_a_move_at_any_budget() {
     let pos = Tactigon::start(&TactigonRules::default());
     for movetime in [0, 1, 10] {
-        let result = run(
+        let result = search_within(
             &pos,
             Limits {
                 movetime_ms: Some(movetime),

@@ -3,6 +3,7 @@
 //!
 //! Layering: nothing in this module imports from `search`, `protocol` or `engine`.
 
+pub mod bitboard;
 pub mod isaac;
 pub mod options;
 pub mod sight;

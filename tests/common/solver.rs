@@ -3,8 +3,10 @@
 
 use std::collections::HashMap;
 
-use ludus::game::{Game, Outcome};
-use ludus::search::Score;
+use std::sync::atomic::AtomicBool;
+
+use ludus::game::{Evaluate, Game, Outcome};
+use ludus::search::{Limits, Score, SearchParams, SearchResult, SearchTables, search};
 
 /// Plies to the end under perfect play, from the side to move's view: positive when it wins
 /// (as fast as it can), negative when it loses (as slowly as it can). Turns need not
@@ -72,4 +74,22 @@ pub fn keeps_result<G: Game>(pos: &G, child: &G, truth: i32) -> bool {
         !child_wins
     };
     mover_wins == (truth > 0)
+}
+
+/// Searches `pos` within `limits` with fresh 16 MiB tables, one line, no overhead.
+pub fn search_within<G: Evaluate>(pos: &G, limits: Limits) -> SearchResult {
+    let params = SearchParams {
+        limits,
+        multipv: 1,
+        overhead_ms: 0,
+        root_moves: None,
+    };
+    let mut tables = SearchTables::new(16, G::HISTORY_SIZE).expect("16 MiB for the tables");
+    search(
+        pos,
+        &params,
+        &mut tables,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    )
 }

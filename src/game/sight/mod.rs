@@ -351,18 +351,7 @@ impl Game for Sight {
     }
 }
 
-/// Iterates the set bits of a bitboard, lowest first.
-#[inline]
-pub fn bits(mut b: u128) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if b == 0 {
-            return None;
-        }
-        let p = b.trailing_zeros() as usize;
-        b &= b - 1;
-        Some(p)
-    })
-}
+pub use crate::game::bitboard::bits;
 
 const ZOBRIST_SIDE: u64 = 0x9E37_79B9_7F4A_7C15;
 

@@ -268,18 +268,7 @@ impl Tactigon {
     }
 }
 
-/// Iterates the set bits of a bitboard, lowest first.
-#[inline]
-pub fn bits(mut b: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if b == 0 {
-            return None;
-        }
-        let i = b.trailing_zeros() as usize;
-        b &= b - 1;
-        Some(i)
-    })
-}
+pub use crate::game::bitboard::bits;
 
 /// Option names of Tactigon's rule switches.
 pub const OPTION_PLY_CAP: &str = "Tactigon_PlyCap";
