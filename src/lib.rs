@@ -7,7 +7,8 @@
 //!   time manager;
 //! - [`engine`]: the search worker thread and the events it sends;
 //! - [`protocol`]: the UGI/UCI text protocol loop, the only writer of standard output, and the
-//!   one-shot commands for scripts.
+//!   one-shot commands for scripts;
+//! - [`referee`]: match statistics (Elo, error bars, LOS, SPRT), the base of `ludus match`.
 //!
 //! Using the rules and the search as a library:
 //!
@@ -36,4 +37,5 @@
 pub mod engine;
 pub mod game;
 pub mod protocol;
+pub mod referee;
 pub mod search;
