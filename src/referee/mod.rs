@@ -1,5 +1,7 @@
-//! The referee: engine-vs-engine matches (issue 5). So far its statistics: Elo with error
-//! bars, likelihood of superiority and the pentanomial SPRT, checked against published
-//! cutechess and SPRT figures; the match runner (`ludus match`) builds on them.
+//! The referee: engine-vs-engine matches (issue 5). So far its building blocks: the match
+//! statistics (Elo with error bars, likelihood of superiority, the pentanomial SPRT, checked
+//! against published cutechess and SPRT figures) and the time controls and clocks it keeps.
+//! The match runner (`ludus match`) builds on them.
 
 pub mod stats;
+pub mod time_control;
