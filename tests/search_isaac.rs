@@ -5,7 +5,9 @@
 use std::collections::HashMap;
 
 mod common;
-use common::solver::{keeps_result, mate_score, plies_to_end, search_within};
+use common::solver::{
+    assert_move_at_any_budget, keeps_result, mate_score, plies_to_end, search_within,
+};
 
 use ludus::game::isaac::{Isaac, IsaacRules};
 use ludus::game::{Evaluate, Game};
@@ -65,20 +67,5 @@ fn a_win_at_100_is_played_with_the_smallest_advance() {
 
 #[test]
 fn the_start_position_gets_a_move_at_any_budget() {
-    let pos = Isaac::start(&IsaacRules::default());
-    for movetime in [0, 1, 10] {
-        let result = search_within(
-            &pos,
-            Limits {
-                movetime_ms: Some(movetime),
-                ..Limits::default()
-            },
-        );
-        let best = result.best.expect("a move");
-        assert!(
-            pos.is_legal(pos.parse_move(&best).expect("notation")),
-            "{best}"
-        );
-        assert!(result.depth >= 1);
-    }
+    assert_move_at_any_budget(&Isaac::start(&IsaacRules::default()));
 }

@@ -2,7 +2,7 @@
 //! threat to its own pentagon, an enemy gold pair), draws by the ply cap, and move times.
 
 mod common;
-use common::solver::search_within;
+use common::solver::{assert_move_at_any_budget, search_within};
 
 use ludus::game::tactigon::board::board;
 use ludus::game::tactigon::{PENTAGON, Tactigon, TactigonRules};
@@ -105,16 +105,5 @@ fn the_ply_cap_makes_a_draw_the_search_sees() {
 
 #[test]
 fn the_start_position_gets_a_move_at_any_budget() {
-    let pos = Tactigon::start(&TactigonRules::default());
-    for movetime in [0, 1, 10] {
-        let result = search_within(
-            &pos,
-            Limits {
-                movetime_ms: Some(movetime),
-                ..Limits::default()
-            },
-        );
-        let best = result.best.expect("a move");
-        assert!(pos.is_legal(pos.parse_move(&best).expect("notation")));
-    }
+    assert_move_at_any_budget(&Tactigon::start(&TactigonRules::default()));
 }

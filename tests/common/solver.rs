@@ -93,3 +93,19 @@ pub fn search_within<G: Evaluate>(pos: &G, limits: Limits) -> SearchResult {
         &mut |_| {},
     )
 }
+
+/// Asserts that a search of `pos` completes depth 1 and returns a legal move even at 0, 1 and
+/// 10 ms.
+pub fn assert_move_at_any_budget<G: Evaluate>(pos: &G) {
+    for movetime in [0, 1, 10] {
+        let limits = Limits {
+            movetime_ms: Some(movetime),
+            ..Limits::default()
+        };
+        let result = search_within(pos, limits);
+        assert!(result.depth >= 1, "{movetime} ms: depth 1 always completes");
+        let best = result.best.expect("a move");
+        let m = pos.parse_move(&best).expect("the engine's own notation");
+        assert!(pos.is_legal(m), "{movetime} ms: {best}");
+    }
+}

@@ -34,7 +34,7 @@ impl Isaac {
             .iter()
             .filter(|t| t.owner as usize == p && t.size >= self.floors[p])
             .map(|&t| {
-                let earned = self.earned(t);
+                let earned = self.earned_with(t, counters);
                 if t.mask() & counters != 0 {
                     earned * LOCKED_HALVES / 2
                 } else {

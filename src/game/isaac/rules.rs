@@ -61,13 +61,18 @@ impl Isaac {
 
     /// The points earned by removing `t` (rules §4.3): `N · v · 2^c`, counted after removal.
     pub fn earned(&self, t: Tile) -> u32 {
+        self.earned_with(t, self.counter_mask())
+    }
+
+    /// [`Isaac::earned`] with the counter cells already known (callers looping over tiles).
+    pub(super) fn earned_with(&self, t: Tile, counter_cells: u128) -> u32 {
         let line = line_mask(t.vertical, t.anchor as usize);
         let others = self
             .tiles()
             .iter()
             .filter(|u| u.anchor != t.anchor && u.mask() & line != 0)
             .count() as u32;
-        let counters = (self.counter_mask() & line).count_ones();
+        let counters = (counter_cells & line).count_ones();
         others * value(t.size) as u32 * (1 << counters)
     }
 
@@ -86,7 +91,7 @@ impl Isaac {
             if !self.removable(t, counters) {
                 continue;
             }
-            let mut top = self.earned(t);
+            let mut top = self.earned_with(t, counters);
             if one_win {
                 top = top.min(100u32.saturating_sub(score));
             }

@@ -27,8 +27,6 @@ impl Tactigon {
     fn side_value(&self, side: usize, to_move: bool) -> i32 {
         let p = &self.pieces[side];
         let material: i32 = (0..3).map(|k| MATERIAL[k] * p[k].count_ones() as i32).sum();
-        let mut moves = Vec::new();
-        self.moves_of(side, &mut moves);
         let gold = board().gold;
         let held = (self.occupied_by(side) & gold).count_ones() as i32;
         let pair = if held == 2 && !to_move { GOLD_PAIR } else { 0 };
@@ -38,7 +36,7 @@ impl Tactigon {
         let enemy = &self.pieces[1 - side];
         let attackers = ((enemy[1] | enemy[2] | enemy[3]) & within3).count_ones() as i32;
         let shield = (self.occupied_by(side) & near).count_ones() as i32;
-        material + MOBILITY * moves.len() as i32 + GOLD_TILE * held + pair + SHIELD * shield
+        material + MOBILITY * self.mobility(side) as i32 + GOLD_TILE * held + pair + SHIELD * shield
             - ATTACKER * attackers
     }
 }

@@ -183,28 +183,41 @@ impl Tactigon {
         dests | targets
     }
 
+    /// The kind of `side`'s piece on `cell` (a circle if there is none: callers pass own cells).
+    #[inline]
+    fn kind_at(&self, side: usize, cell: usize) -> usize {
+        (0..4)
+            .find(|&k| self.pieces[side][k] >> cell & 1 == 1)
+            .unwrap_or(CIRCLE)
+    }
+
+    /// Each piece of `side`, by cell, with the cells it may move to.
+    fn reach(&self, side: usize) -> impl Iterator<Item = (usize, u64)> + '_ {
+        bits(self.occupied_by(side)).map(move |from| {
+            (
+                from,
+                self.destinations(side, self.kind_at(side, from), from),
+            )
+        })
+    }
+
+    /// Appends `side`'s moves in canonical order: by origin cell, then destination.
     fn moves_of(&self, side: usize, out: &mut Vec<TactigonMove>) {
-        let own = self.occupied_by(side);
-        for from in bits(own) {
-            let kind = (0..4)
-                .find(|&k| self.pieces[side][k] >> from & 1 == 1)
-                .unwrap_or(CIRCLE);
-            for to in bits(self.destinations(side, kind, from)) {
-                out.push(TactigonMove {
-                    from: from as u8,
-                    to: to as u8,
-                });
-            }
+        for (from, dests) in self.reach(side) {
+            out.extend(bits(dests).map(|to| TactigonMove {
+                from: from as u8,
+                to: to as u8,
+            }));
         }
     }
 
+    /// The number of legal moves of `side` (as if it were to move).
+    pub fn mobility(&self, side: usize) -> u32 {
+        self.reach(side).map(|(_, d)| d.count_ones()).sum()
+    }
+
     fn has_move(&self, side: usize) -> bool {
-        bits(self.occupied_by(side)).any(|from| {
-            let kind = (0..4)
-                .find(|&k| self.pieces[side][k] >> from & 1 == 1)
-                .unwrap_or(CIRCLE);
-            self.destinations(side, kind, from) != 0
-        })
+        self.reach(side).any(|(_, d)| d != 0)
     }
 
     /// The end conditions that need no move generation, in the order of rules §5.4:
