@@ -2,11 +2,12 @@
 
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use ludus::game::GameId;
 use ludus::protocol::oneshot::{self, Setup};
 use ludus::protocol::output::Mode;
 use ludus::protocol::{self, Config};
+use ludus::referee::{self, cli::MatchCommand};
 
 /// ludus: an engine for Isaac, Sight and Tactigon speaking the UGI/UCI protocol.
 ///
@@ -71,6 +72,8 @@ enum Command {
     },
     /// Search the fixed bench positions of every game: a deterministic node-count signature.
     Bench,
+    /// Play a match between engines (cutechess/fastchess style), or `match merge` results.
+    Match(Box<MatchCommand>),
 }
 
 #[derive(Args)]
@@ -107,7 +110,11 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     let game = GameId::from(cli.game);
     let status = match cli.command {
         None => protocol::run(
@@ -147,6 +154,12 @@ fn main() -> ExitCode {
             status
         }
         Some(Command::Bench) => oneshot::bench(GameId::ALL),
+        Some(Command::Match(mut command)) => {
+            if let Some(sub) = matches.subcommand_matches("match") {
+                command.group_engines(sub);
+            }
+            referee::cli::run(*command, game)
+        }
     };
     ExitCode::from(status.clamp(0, 255) as u8)
 }

@@ -1,7 +1,24 @@
-//! The referee: engine-vs-engine matches (issue 5). So far its building blocks: the match
-//! statistics (Elo with error bars, likelihood of superiority, the pentanomial SPRT, checked
-//! against published cutechess and SPRT figures) and the time controls and clocks it keeps.
-//! The match runner (`ludus match`) builds on them.
+//! The referee: engine-vs-engine matches (`ludus match`) that trust no engine and lose no game.
+//!
+//! - [`cli`]: the command line, cutechess/fastchess style; [`config`]: engines and settings;
+//! - [`schedule`]: game pairs, rounds, shards; [`openings`]: where games start;
+//! - [`engine_process`]: one child engine process; [`play`]: one game, every move checked by
+//!   [`rules`], clocks from [`time_control`], [`adjudication`];
+//! - [`runner`]: concurrency, progress, SPRT stop, resume; [`record`]: the PGN-like record
+//!   file; [`results`]: tallies, tables, the JSON results file, merging; [`stats`]: Elo,
+//!   error bars, LOS, SPRT; [`game_record`]: what is kept of a game.
 
+pub mod adjudication;
+pub mod cli;
+pub mod config;
+pub mod engine_process;
+pub mod game_record;
+pub mod openings;
+pub mod play;
+pub mod record;
+pub mod results;
+pub mod rules;
+pub mod runner;
+pub mod schedule;
 pub mod stats;
 pub mod time_control;

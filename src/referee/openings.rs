@@ -1,0 +1,227 @@
+//! Openings: where the games of a round start. The start position, a line of an openings file,
+//! or random plies from the start drawn from the match seed.
+//!
+//! An openings file has one opening per line, written as the arguments of the protocol's
+//! `position` command: `startpos`, `startpos moves c3 b2`, `fen <position>` or
+//! `fen <position> moves …` (a leading `position` is allowed). Blank lines and lines starting
+//! with `#` are skipped. Every opening is checked with the match's rules when the file is read.
+
+use std::path::Path;
+
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+
+use crate::referee::rules::{RulePosition, RuleSet, random_moves};
+
+/// One opening: a base position and moves played from it before the engines take over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// The base position, `None` for the start position.
+    pub fen: Option<String>,
+    /// Moves from the base position, in canonical notation.
+    pub moves: Vec<String>,
+}
+
+impl Opening {
+    /// The start position with no moves.
+    pub fn start() -> Opening {
+        Opening {
+            fen: None,
+            moves: Vec::new(),
+        }
+    }
+
+    /// Reads one opening (the arguments of `position`) and checks it with `rules`.
+    pub fn parse(line: &str, rules: &RuleSet) -> Result<Opening, String> {
+        let line = line.trim();
+        let line = line.strip_prefix("position ").unwrap_or(line).trim();
+        let (head, moves) = match line.split_once(" moves") {
+            Some((head, rest)) if rest.is_empty() || rest.starts_with(' ') => (head, rest),
+            _ => (line, ""),
+        };
+        let fen = match head.trim() {
+            "startpos" => None,
+            other => match other.strip_prefix("fen ") {
+                Some(fen) if !fen.trim().is_empty() => Some(fen.trim().to_string()),
+                _ => {
+                    return Err(format!(
+                        "'{line}' is not an opening: write startpos or fen <position>, \
+                         optionally followed by moves …"
+                    ));
+                }
+            },
+        };
+        let mut opening = Opening {
+            fen,
+            moves: moves.split_whitespace().map(str::to_string).collect(),
+        };
+        let mut pos = opening.base(rules)?;
+        for m in opening.moves.iter_mut() {
+            *m = pos.play(m).map_err(|e| match e {
+                crate::referee::rules::MoveError::Unreadable(s)
+                | crate::referee::rules::MoveError::Illegal(s) => s,
+            })?;
+        }
+        if pos.outcome().is_some() {
+            return Err(format!("'{line}' ends the game"));
+        }
+        Ok(opening)
+    }
+
+    /// The base position.
+    fn base(&self, rules: &RuleSet) -> Result<Box<dyn RulePosition>, String> {
+        match &self.fen {
+            None => Ok(rules.start()),
+            Some(fen) => rules.from_fen(fen),
+        }
+    }
+
+    /// The position the engines start from (the opening's moves played).
+    pub fn position(&self, rules: &RuleSet) -> Result<Box<dyn RulePosition>, String> {
+        let mut pos = self.base(rules)?;
+        for m in &self.moves {
+            pos.play(m)
+                .map_err(|_| format!("opening move {m} is not legal"))?;
+        }
+        Ok(pos)
+    }
+
+    /// The opening as an openings-file line (`startpos moves c3`, `fen … moves …`).
+    pub fn line(&self) -> String {
+        let mut line = match &self.fen {
+            None => "startpos".to_string(),
+            Some(fen) => format!("fen {fen}"),
+        };
+        if !self.moves.is_empty() {
+            line.push_str(" moves ");
+            line.push_str(&self.moves.join(" "));
+        }
+        line
+    }
+
+    /// The `position` command for the opening followed by the game's moves `played`.
+    pub fn position_command(&self, played: &[String]) -> String {
+        let mut cmd = format!("position {}", self.line());
+        if !played.is_empty() {
+            if self.moves.is_empty() {
+                cmd.push_str(" moves");
+            }
+            for m in played {
+                cmd.push(' ');
+                cmd.push_str(m);
+            }
+        }
+        cmd
+    }
+}
+
+/// Reads an openings file (see the module documentation); errors name the line.
+pub fn read_openings_file(path: &Path, rules: &RuleSet) -> Result<Vec<Opening>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read openings file {}: {e}", path.display()))?;
+    let mut openings = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let opening = Opening::parse(line, rules)
+            .map_err(|e| format!("{} line {}: {e}", path.display(), i + 1))?;
+        openings.push(opening);
+    }
+    if openings.is_empty() {
+        return Err(format!("openings file {} has no openings", path.display()));
+    }
+    Ok(openings)
+}
+
+/// The random opening of round `round` (0-based): `plies` random legal moves from the start,
+/// drawn from a generator seeded by the match seed and the round alone, so every shard and
+/// every resumed run agrees on it. Draws that end the game are replaced by the next draw.
+pub fn random_opening(
+    rules: &RuleSet,
+    plies: u32,
+    seed: u64,
+    round: u64,
+) -> Result<Opening, String> {
+    let start = rules.start();
+    let mut rng = SmallRng::seed_from_u64(mix(seed, round));
+    for _ in 0..1000 {
+        if let Some(moves) = random_moves(&*start, plies, &mut rng) {
+            return Ok(Opening { fen: None, moves });
+        }
+    }
+    Err(format!(
+        "no random opening of {plies} plies found: games of {} end sooner",
+        rules.game().name()
+    ))
+}
+
+/// Mixes the seed with a round number (SplitMix64's finaliser) so nearby rounds get unrelated
+/// generators.
+pub fn mix(seed: u64, round: u64) -> u64 {
+    let mut z = seed ^ round.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::GameId;
+
+    fn sight() -> RuleSet {
+        RuleSet::new(GameId::Sight, &[]).unwrap()
+    }
+
+    #[test]
+    fn parses_the_position_forms() {
+        let rules = sight();
+        assert_eq!(Opening::parse("startpos", &rules), Ok(Opening::start()));
+        let o = Opening::parse("position startpos moves c3 b2", &rules).unwrap();
+        assert_eq!(o.moves, ["c3", "b2"]);
+        assert_eq!(o.line(), "startpos moves c3 b2");
+        assert_eq!(
+            o.position_command(&["d4".into()]),
+            "position startpos moves c3 b2 d4"
+        );
+        assert_eq!(
+            Opening::start().position_command(&["d4".into()]),
+            "position startpos moves d4"
+        );
+        let o = Opening::parse("fen 5:x5/x5/x2,w,x2/x5/x5 b moves b2", &rules).unwrap();
+        assert_eq!(o.fen.as_deref(), Some("5:x5/x5/x2,w,x2/x5/x5 b"));
+        assert_eq!(
+            o.position(&rules).unwrap().to_fen(),
+            "5:x5/x5/x2,w,x2/x,b,x3/x5 w"
+        );
+    }
+
+    #[test]
+    fn rejects_bad_openings_with_the_reason() {
+        let rules = sight();
+        assert!(
+            Opening::parse("startpos moves c3 c3", &rules)
+                .unwrap_err()
+                .contains("c3")
+        );
+        assert!(
+            Opening::parse("start", &rules)
+                .unwrap_err()
+                .contains("not an opening")
+        );
+        assert!(Opening::parse("fen nonsense", &rules).is_err());
+    }
+
+    #[test]
+    fn random_openings_depend_on_seed_and_round_only() {
+        let rules = sight();
+        let a = random_opening(&rules, 3, 42, 5).unwrap();
+        assert_eq!(a, random_opening(&rules, 3, 42, 5).unwrap());
+        assert_eq!(a.moves.len(), 3);
+        assert_ne!(a, random_opening(&rules, 3, 42, 6).unwrap());
+        let tiny = RuleSet::new(GameId::Sight, &[("Sight_BoardSize".into(), "2".into())]).unwrap();
+        assert!(random_opening(&tiny, 10, 1, 0).is_err());
+    }
+}

@@ -1,0 +1,327 @@
+//! Runs a match: worker threads play game pairs (each with its own engine processes), the
+//! main thread appends every finished game to the record file at once, keeps the tally and
+//! the results file current, prints progress, and stops early when the SPRT decides.
+//! `--resume` reads the record file back and plays only the games it lacks.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crossbeam_channel::{Sender, unbounded};
+
+use crate::referee::config::{MatchConfig, OpeningSource};
+use crate::referee::engine_process::EngineProcess;
+use crate::referee::game_record::GameRecord;
+use crate::referee::openings::{Opening, random_opening};
+use crate::referee::play::{GameSetup, Seat, play_game};
+use crate::referee::record::{RecordFile, read_records, truncate};
+use crate::referee::results::{
+    ResultsFile, ResultsMeta, Tally, format_table, progress_line, write_results,
+};
+use crate::referee::schedule::{PairJob, opening_index, pairs};
+
+/// A pair to play and which of its two games still need playing.
+#[derive(Clone, Debug)]
+struct Work {
+    job: PairJob,
+    games: Vec<u64>,
+}
+
+/// What a finished match left behind.
+#[derive(Debug)]
+pub struct MatchOutcome {
+    /// Every game of this run and of the resumed record.
+    pub tally: Tally,
+    /// The final table, as printed.
+    pub table: String,
+}
+
+/// The opening of every round the work needs, computed once.
+fn openings(config: &MatchConfig, work: &[Work]) -> Result<BTreeMap<u64, Opening>, String> {
+    let mut by_round = BTreeMap::new();
+    for w in work {
+        let round = w.job.round;
+        if by_round.contains_key(&round) {
+            continue;
+        }
+        let opening = match &config.openings {
+            OpeningSource::Start => Opening::start(),
+            OpeningSource::List { openings, shuffle } => {
+                openings[opening_index(openings.len(), round, *shuffle, config.seed)].clone()
+            }
+            OpeningSource::Random { plies } => {
+                random_opening(&config.rules, *plies, config.seed, round)?
+            }
+        };
+        by_round.insert(round, opening);
+    }
+    Ok(by_round)
+}
+
+/// Today's date as the `Date` tag writes it (`YYYY.MM.DD`, UTC).
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    // Days to civil date (H. Hinnant's algorithm).
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// The work of this run: every pair of the schedule (of this shard) minus recorded games.
+fn plan(config: &MatchConfig, tally: &Tally) -> Vec<Work> {
+    let recorded: std::collections::BTreeSet<u64> = tally.games().map(|g| g.number).collect();
+    pairs(config.engines.len(), config.tournament, config.rounds)
+        .into_iter()
+        .filter(|job| config.shard.is_none_or(|s| s.contains(job.index)))
+        .map(|job| Work {
+            job,
+            games: job
+                .game_numbers()
+                .into_iter()
+                .filter(|n| !recorded.contains(n))
+                .collect(),
+        })
+        .collect()
+}
+
+/// Reads the record file for `--resume` (dropping a half-written last game) and checks that
+/// it belongs to this match; without `--resume` an existing non-empty record is an error, so
+/// no earlier games are ever mixed in or overwritten by accident.
+fn recover(config: &MatchConfig, tally: &mut Tally) -> Result<(), String> {
+    let Some(path) = &config.record else {
+        return if config.resume {
+            Err("--resume needs the record file (--pgnout FILE)".into())
+        } else {
+            Ok(())
+        };
+    };
+    let recovered = read_records(path)?;
+    if !config.resume {
+        if !recovered.games.is_empty() || path.metadata().is_ok_and(|m| m.len() > 0) {
+            return Err(format!(
+                "record file {} already exists: add --resume to continue that match, or \
+                 choose another file",
+                path.display()
+            ));
+        }
+        return Ok(());
+    }
+    let schedule = pairs(config.engines.len(), config.tournament, config.rounds);
+    for game in recovered.games {
+        let job = schedule.get(game.pair() as usize).ok_or_else(|| {
+            format!(
+                "{} holds game {}, which this match does not schedule: it belongs to \
+                 another match",
+                path.display(),
+                game.number
+            )
+        })?;
+        let [first, second] = [job.first, job.second].map(|e| config.engines[e].name());
+        let expected = if game.number % 2 == 1 {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        if (game.p1.as_str(), game.p2.as_str()) != expected {
+            return Err(format!(
+                "{} game {} is {} vs {}, but this match schedules {} vs {}: it belongs to \
+                 another match",
+                path.display(),
+                game.number,
+                game.p1,
+                game.p2,
+                expected.0,
+                expected.1
+            ));
+        }
+        tally.add(game)?;
+    }
+    truncate(path, recovered.complete_len)
+        .map_err(|e| format!("cannot repair {}: {e}", path.display()))
+}
+
+/// Plays the match to the end (or to the SPRT's verdict); prints progress on stderr and the
+/// final table on stdout.
+pub fn run_match(config: &MatchConfig) -> Result<MatchOutcome, String> {
+    let names: Vec<String> = config
+        .engines
+        .iter()
+        .map(|e| e.name().to_string())
+        .collect();
+    let mut tally = Tally::new(names.clone());
+    recover(config, &mut tally)?;
+    let work = plan(config, &tally);
+    let scheduled: u64 = work.len() as u64 * 2;
+    let openings = openings(config, &work)?;
+    let mut record = match &config.record {
+        Some(path) => Some(
+            RecordFile::open(path)
+                .map_err(|e| format!("cannot open record file {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let meta = ResultsMeta {
+        event: config.event.clone(),
+        variant: config.rules.game().name().to_string(),
+        time_control: config.time_control_label(),
+        seed: config.seed,
+        shard: config.shard.map(|s| s.to_string()),
+        scheduled_games: scheduled,
+    };
+    let queue: Mutex<VecDeque<Work>> =
+        Mutex::new(work.into_iter().filter(|w| !w.games.is_empty()).collect());
+    let stop = AtomicBool::new(false);
+    let date = today();
+    let time_control = config.time_control_label();
+    let started = Instant::now();
+    let already = tally.len();
+    let mut failure: Option<String> = None;
+    std::thread::scope(|scope| {
+        let (tx, rx) = unbounded::<GameRecord>();
+        for _ in 0..config.concurrency.max(1) {
+            let tx = tx.clone();
+            let (queue, stop, openings, date, time_control) =
+                (&queue, &stop, &openings, &date, &time_control);
+            scope.spawn(move || {
+                worker(config, queue, stop, openings, date, time_control, tx);
+            });
+        }
+        drop(tx);
+        for game in rx {
+            if let Some(file) = record.as_mut()
+                && let Err(e) = file.append(&game)
+            {
+                failure.get_or_insert(format!("cannot write the record file: {e}"));
+                stop.store(true, Ordering::SeqCst);
+            }
+            let summary = game.summary();
+            if let Err(e) = tally.add(summary.clone()) {
+                failure.get_or_insert(e);
+                stop.store(true, Ordering::SeqCst);
+            }
+            if let Some(path) = &config.results {
+                let file = ResultsFile::from_tally(&meta, &tally, config.sprt.as_ref());
+                if let Err(e) = write_results(path, &file) {
+                    failure.get_or_insert(format!("cannot write {}: {e}", path.display()));
+                    stop.store(true, Ordering::SeqCst);
+                }
+            }
+            if !config.quiet {
+                let played = (tally.len() - already) as u64;
+                eprintln!(
+                    "{}",
+                    progress_line(
+                        &tally,
+                        &summary,
+                        played,
+                        scheduled,
+                        started.elapsed(),
+                        config.sprt.as_ref()
+                    )
+                );
+                if !game.detail.is_empty() && game.termination.is_failure() {
+                    eprintln!("  game {}: {}", game.number, game.detail);
+                }
+            }
+            if let Some(sprt) = &config.sprt
+                && let Some(e) = tally.encounters().first()
+                && sprt.verdict(sprt.llr(&e.pentanomial)).is_some()
+                && !stop.swap(true, Ordering::SeqCst)
+                && !config.quiet
+            {
+                eprintln!("SPRT decided: finishing the games in progress");
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    if let Some(path) = &config.results {
+        let file = ResultsFile::from_tally(&meta, &tally, config.sprt.as_ref());
+        write_results(path, &file).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    let table = format_table(&tally, config.sprt.as_ref());
+    Ok(MatchOutcome { tally, table })
+}
+
+/// One worker: takes pairs until none are left (or the match is stopped) and plays their
+/// games with its own engine processes, one per engine, started on demand.
+fn worker(
+    config: &MatchConfig,
+    queue: &Mutex<VecDeque<Work>>,
+    stop: &AtomicBool,
+    openings: &BTreeMap<u64, Opening>,
+    date: &str,
+    time_control: &str,
+    tx: Sender<GameRecord>,
+) {
+    let mut processes: Vec<Option<EngineProcess>> = config.engines.iter().map(|_| None).collect();
+    while !stop.load(Ordering::SeqCst) {
+        let next = queue.lock().ok().and_then(|mut q| q.pop_front());
+        let Some(work) = next else { break };
+        let Some(opening) = openings.get(&work.job.round) else {
+            break;
+        };
+        // Keep only the processes of this pair's engines.
+        for (e, slot) in processes.iter_mut().enumerate() {
+            if e != work.job.first
+                && e != work.job.second
+                && let Some(p) = slot.take()
+            {
+                p.quit();
+            }
+        }
+        for number in work.games {
+            let (p1, p2) = if number % 2 == 1 {
+                (work.job.first, work.job.second)
+            } else {
+                (work.job.second, work.job.first)
+            };
+            let mut proc1 = processes[p1].take();
+            let mut proc2 = processes[p2].take();
+            let setup = GameSetup {
+                event: &config.event,
+                date,
+                rules: &config.rules,
+                opening,
+                round: (work.job.round + 1) as u32,
+                number,
+                adjudication: config.adjudication,
+                stall_timeout: config.stall_timeout,
+                time_control,
+            };
+            let record = play_game(
+                &setup,
+                [
+                    &mut Seat {
+                        spec: &config.engines[p1],
+                        process: &mut proc1,
+                    },
+                    &mut Seat {
+                        spec: &config.engines[p2],
+                        process: &mut proc2,
+                    },
+                ],
+            );
+            processes[p1] = proc1;
+            processes[p2] = proc2;
+            if tx.send(record).is_err() {
+                return;
+            }
+        }
+    }
+    for p in processes.into_iter().flatten() {
+        p.quit();
+    }
+}
