@@ -279,3 +279,46 @@ fn bad_command_lines_are_refused_with_a_reason() {
         assert!(err.contains(why), "{line}: {err}");
     }
 }
+
+#[test]
+fn the_sprt_stops_the_match_once_it_decides() {
+    let dir = scratch("sprt");
+    let results = dir.join("results.json");
+    let mut args = deterministic_match(40, "--sprt elo0=0 elo1=150 alpha=0.1 beta=0.1");
+    args.extend(["--results".into(), results.display().to_string()]);
+    let out = run(&args);
+    assert!(out.status.success());
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains("H1 accepted"), "{table}");
+    let played = games(&results).len();
+    // Stopped early, with whole pairs only (both workers finish their pair in progress).
+    assert!(played < 80 && played % 2 == 0, "{played} games\n{table}");
+}
+
+#[test]
+fn a_gauntlet_with_max_plies_adjudication() {
+    let dir = scratch("gauntlet");
+    let results = dir.join("results.json");
+    let mut args = words("--game isaac --tournament gauntlet --maxplies 4 --quiet");
+    for (name, nodes) in [("a", 300), ("b", 100), ("c", 50)] {
+        args.extend(words(&format!(
+            "--engine cmd={LUDUS} name={name} nodes={nodes}"
+        )));
+    }
+    args.extend(["--results".into(), results.display().to_string()]);
+    let out = run(&args);
+    assert!(out.status.success());
+    assert_eq!(
+        games(&results),
+        [
+            "1 1/2-1/2 max-plies a b 4",
+            "2 1/2-1/2 max-plies b a 4",
+            "3 1/2-1/2 max-plies a c 4",
+            "4 1/2-1/2 max-plies c a 4"
+        ]
+    );
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains("a vs b: 0-0-2 [0.500]"), "{table}");
+    assert!(table.contains("a vs c: 0-0-2 [0.500]"), "{table}");
+    assert!(!table.contains("b vs c"), "{table}");
+}

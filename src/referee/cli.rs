@@ -11,7 +11,8 @@ use crate::game::GameId;
 use crate::referee::adjudication::{Adjudication, DrawRule, ResignRule};
 use crate::referee::config::{EngineSpec, MatchConfig, OpeningSource};
 use crate::referee::openings::read_openings_file;
-use crate::referee::results::{format_table, merge, read_results, write_results};
+use crate::referee::report::format_table;
+use crate::referee::results::{merge, read_results, write_results};
 use crate::referee::rules::RuleSet;
 use crate::referee::runner::run_match;
 use crate::referee::schedule::{Shard, Tournament};
@@ -271,5 +272,9 @@ fn merge_files(files: &[PathBuf], out: Option<&std::path::Path>) -> Result<Strin
     }
     let tally = merged.tally()?;
     let sprt = merged.sprt.map(Sprt::from);
-    Ok(format_table(&tally, sprt.as_ref()))
+    Ok(format!(
+        "{}\n{}",
+        merged.meta.headline(tally.len()),
+        format_table(&tally, sprt.as_ref())
+    ))
 }

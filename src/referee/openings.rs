@@ -137,7 +137,9 @@ pub fn read_openings_file(path: &Path, rules: &RuleSet) -> Result<Vec<Opening>, 
 
 /// The random opening of round `round` (0-based): `plies` random legal moves from the start,
 /// drawn from a generator seeded by the match seed and the round alone, so every shard and
-/// every resumed run agrees on it. Draws that end the game are replaced by the next draw.
+/// every resumed run agrees on it. Draws that end the game, or that let the side to move win
+/// with its first move (a game decided by the opening, not by the engines), are replaced by
+/// the next draw.
 pub fn random_opening(
     rules: &RuleSet,
     plies: u32,
@@ -148,13 +150,25 @@ pub fn random_opening(
     let mut rng = SmallRng::seed_from_u64(mix(seed, round));
     for _ in 0..1000 {
         if let Some(moves) = random_moves(&*start, plies, &mut rng) {
-            return Ok(Opening { fen: None, moves });
+            let opening = Opening { fen: None, moves };
+            if !opening.position(rules).is_ok_and(|p| wins_at_once(&*p)) {
+                return Ok(opening);
+            }
         }
     }
     Err(format!(
         "no random opening of {plies} plies found: games of {} end sooner",
         rules.game().name()
     ))
+}
+
+/// Whether the side to move has a move that wins the game at once.
+fn wins_at_once(pos: &dyn RulePosition) -> bool {
+    let mover = pos.side_to_move();
+    pos.legal_moves().iter().any(|m| {
+        let mut next = pos.boxed_clone();
+        next.play(m).is_ok() && next.outcome() == Some(crate::game::Outcome::Win(mover))
+    })
 }
 
 /// Mixes the seed with a round number (SplitMix64's finaliser) so nearby rounds get unrelated
@@ -221,6 +235,12 @@ mod tests {
         assert_eq!(a, random_opening(&rules, 3, 42, 5).unwrap());
         assert_eq!(a.moves.len(), 3);
         assert_ne!(a, random_opening(&rules, 3, 42, 6).unwrap());
+        // Tactigon: round 11 of seed 1 draws e5-e11 d14-g9 first, after which Red takes
+        // Blue's pentagon at once; the opening is drawn again.
+        let tactigon = RuleSet::new(GameId::Tactigon, &[]).unwrap();
+        let o = random_opening(&tactigon, 2, 1, 11).unwrap();
+        assert_ne!(o.moves, ["e5-e11", "d14-g9"]);
+        assert!(!wins_at_once(&*o.position(&tactigon).unwrap()));
         let tiny = RuleSet::new(GameId::Sight, &[("Sight_BoardSize".into(), "2".into())]).unwrap();
         assert!(random_opening(&tiny, 10, 1, 0).is_err());
     }

@@ -16,10 +16,10 @@ use crate::referee::game_record::GameRecord;
 use crate::referee::openings::{Opening, random_opening};
 use crate::referee::play::{GameSetup, Seat, play_game};
 use crate::referee::record::{RecordFile, read_records, truncate};
-use crate::referee::results::{
-    ResultsFile, ResultsMeta, Tally, format_table, progress_line, write_results,
-};
+use crate::referee::report::{format_table, progress_line};
+use crate::referee::results::{ResultsFile, ResultsMeta, write_results};
 use crate::referee::schedule::{PairJob, opening_index, pairs};
+use crate::referee::tally::Tally;
 
 /// A pair to play and which of its two games still need playing.
 #[derive(Clone, Debug)]
@@ -251,7 +251,11 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchOutcome, String> {
         let file = ResultsFile::from_tally(&meta, &tally, config.sprt.as_ref());
         write_results(path, &file).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    let table = format_table(&tally, config.sprt.as_ref());
+    let table = format!(
+        "{}\n{}",
+        meta.headline(tally.len()),
+        format_table(&tally, config.sprt.as_ref())
+    );
     Ok(MatchOutcome { tally, table })
 }
 

@@ -158,13 +158,21 @@ impl fmt::Display for TimeControl {
                 }
             }
             Budget::PerMove(ms) => write!(f, "st={}", secs(ms))?,
+            // Without a time limit, the node or depth limit alone says it (`nodes=3000`).
+            Budget::Infinite if self.nodes.is_some() || self.depth.is_some() => {}
             Budget::Infinite => write!(f, "inf")?,
         }
+        let mut sep = if self.budget == Budget::Infinite {
+            ""
+        } else {
+            " "
+        };
         if let Some(n) = self.nodes {
-            write!(f, " nodes={n}")?;
+            write!(f, "{sep}nodes={n}")?;
+            sep = " ";
         }
         if let Some(d) = self.depth {
-            write!(f, " depth={d}")?;
+            write!(f, "{sep}depth={d}")?;
         }
         Ok(())
     }
@@ -354,6 +362,10 @@ mod tests {
         assert_eq!(
             tc(&[("st", "0.25"), ("depth", "6")]).to_string(),
             "st=0.25 depth=6"
+        );
+        assert_eq!(
+            tc(&[("nodes", "3000"), ("depth", "9")]).to_string(),
+            "nodes=3000 depth=9"
         );
     }
 

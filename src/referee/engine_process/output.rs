@@ -1,0 +1,110 @@
+//! Reading an engine's output: the reader thread that turns bytes into timestamped lines
+//! (capped in length), and the parsing of `info` and `option` lines.
+
+use std::io::{BufRead, BufReader, ErrorKind, Read};
+use std::time::Instant;
+
+use crossbeam_channel::Sender;
+
+use crate::referee::game_record::ReportedScore;
+
+/// Longest line the referee reads from an engine; longer ones are bad output.
+pub(super) const MAX_LINE: usize = 1 << 20;
+
+/// Lines the reader thread may queue before it waits for the referee.
+pub(super) const CHANNEL_CAPACITY: usize = 256;
+
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Line {
+    Text(String),
+    TooLong,
+    Eof,
+}
+
+pub(super) fn read_lines(output: impl Read, tx: &Sender<(Instant, Line)>) {
+    let mut reader = BufReader::new(output);
+    let mut line: Vec<u8> = Vec::new();
+    let mut length = 0usize;
+    let emit = |line: &mut Vec<u8>, length: &mut usize| {
+        let event = if *length > MAX_LINE {
+            Line::TooLong
+        } else {
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            Line::Text(String::from_utf8_lossy(line).into_owned())
+        };
+        line.clear();
+        *length = 0;
+        tx.send((Instant::now(), event)).is_ok()
+    };
+    loop {
+        let buffer = match reader.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        if buffer.is_empty() {
+            if length > 0 && !emit(&mut line, &mut length) {
+                return;
+            }
+            break;
+        }
+        let newline = buffer.iter().position(|&b| b == b'\n');
+        let chunk = &buffer[..newline.unwrap_or(buffer.len())];
+        length = length.saturating_add(chunk.len());
+        if length <= MAX_LINE {
+            line.extend_from_slice(chunk);
+        } else {
+            line = Vec::new();
+        }
+        let used = chunk.len() + usize::from(newline.is_some());
+        reader.consume(used);
+        if newline.is_some() && !emit(&mut line, &mut length) {
+            return;
+        }
+    }
+    let _ = tx.send((Instant::now(), Line::Eof));
+}
+
+/// The score and depth of an `info` line, if it has a score and is not a MultiPV line after
+/// the first. Words after `string` are text, not fields.
+pub(super) fn parse_info(text: &str) -> Option<(ReportedScore, Option<u32>)> {
+    let mut words = text.split_whitespace().skip(1);
+    let mut depth = None;
+    let mut score = None;
+    while let Some(word) = words.next() {
+        match word {
+            "string" => break,
+            "depth" => depth = words.next().and_then(|d| d.parse().ok()),
+            // The guard takes the number either way; K <= 1 falls through to the last arm.
+            "multipv"
+                if words
+                    .next()
+                    .and_then(|k| k.parse::<u32>().ok())
+                    .is_some_and(|k| k > 1) =>
+            {
+                return None;
+            }
+            "score" => {
+                score = match (words.next(), words.next().and_then(|n| n.parse().ok())) {
+                    (Some("cp"), Some(n)) => Some(ReportedScore::Cp(n)),
+                    (Some("mate"), Some(n)) => Some(ReportedScore::Mate(n)),
+                    _ => score,
+                }
+            }
+            _ => {}
+        }
+    }
+    score.map(|s| (s, depth))
+}
+
+/// The name of an `option name <NAME> type …` line: every word between `name` and `type`.
+pub(super) fn option_name(text: &str) -> Option<String> {
+    let mut words = text.split_whitespace();
+    if words.next() != Some("option") || words.next() != Some("name") {
+        return None;
+    }
+    let name: Vec<&str> = words.take_while(|&w| w != "type").collect();
+    (!name.is_empty()).then(|| name.join(" "))
+}

@@ -1,0 +1,242 @@
+//! Tests of the engine process driver with tiny `bash -c` engines.
+
+use super::output::*;
+use super::*;
+
+fn ms(n: u64) -> Duration {
+    Duration::from_millis(n)
+}
+
+/// A `bash -c` engine: the handshake, `isready`, `quit`, plus the script's own `case` arms.
+fn engine(arms: &str) -> EngineCommand {
+    let script = format!(
+        "while read -r line; do case \"$line\" in \
+         ugi|uci) echo 'id name fake'; \
+         echo 'option name Move Overhead type spin default 10 min 0 max 5000'; \
+         echo 'option name Hash type spin default 16 min 1 max 64'; echo ugiok;; \
+         isready) echo readyok;; quit) exit 0;; {arms} esac; done"
+    );
+    EngineCommand {
+        name: "fake".into(),
+        cmd: "bash".into(),
+        dir: None,
+        args: vec!["-c".into(), script],
+        proto: Proto::Ugi,
+    }
+}
+
+fn started(arms: &str) -> EngineProcess {
+    match EngineProcess::start(&engine(arms), ms(2000)) {
+        Ok(e) => e,
+        Err(e) => panic!("start failed: {e}"),
+    }
+}
+
+fn go(e: &mut EngineProcess) -> Result<Answer, EngineFailure> {
+    e.go("position startpos", "movetime 100", Some(ms(200)), ms(200))
+}
+
+#[test]
+fn answers_go_with_score_and_depth() {
+    let mut e = started("go*) echo 'info depth 3 score cp 12'; echo 'bestmove c3';;");
+    assert!(e.advertises("move overhead"));
+    assert!(e.advertises("Hash"));
+    assert!(!e.advertises("Move"));
+    assert_eq!(e.new_game(ms(1000)), Ok(()));
+    let answer = go(&mut e).unwrap();
+    assert_eq!(
+        (answer.mv.as_str(), answer.score, answer.depth),
+        ("c3", Some(ReportedScore::Cp(12)), Some(3))
+    );
+    assert!(answer.elapsed_ms < 200, "{answer:?}");
+    e.quit();
+}
+
+#[test]
+fn keeps_the_last_scored_line_of_the_first_pv() {
+    let mut e = started(
+        "go*) echo 'info depth 1 score cp 5'; \
+         echo 'info depth 2 multipv 1 score mate 3 lowerbound pv c3 b2'; \
+         echo 'info depth 2 multipv 2 score cp -40 pv b2'; echo 'info depth 4 nodes 10'; \
+         echo 'info string score cp 999'; echo 'bestmove c3 ponder b2';;",
+    );
+    let answer = go(&mut e).unwrap();
+    assert_eq!(answer.mv, "c3");
+    assert_eq!(
+        (answer.score, answer.depth),
+        (Some(ReportedScore::Mate(3)), Some(2))
+    );
+}
+
+#[test]
+fn exit_on_go_is_a_crash() {
+    let mut e = started("go*) exit 3;;");
+    let failure = go(&mut e).unwrap_err();
+    assert_eq!(
+        failure,
+        EngineFailure::Crash("exited while thinking (status 3)".into())
+    );
+    assert_eq!(failure.termination(), Termination::Crash);
+    assert_eq!(
+        e.ready(ms(100)).unwrap_err().termination(),
+        Termination::Crash
+    );
+}
+
+#[test]
+fn silence_is_a_stall() {
+    let mut e = started("");
+    let start = Instant::now();
+    let failure = go(&mut e).unwrap_err();
+    assert_eq!(
+        failure,
+        EngineFailure::Stall("no bestmove within 0.2 s and 0.2 s after stop".into())
+    );
+    assert!(start.elapsed() >= ms(400));
+    let failure = e
+        .go("position startpos", "infinite", None, ms(100))
+        .unwrap_err();
+    assert_eq!(failure.detail(), "no bestmove within 0.1 s");
+}
+
+#[test]
+fn bestmove_without_a_move_is_bad_output() {
+    let mut e = started("'go depth 1') echo 'bestmove (none)';; go*) echo bestmove;;");
+    assert_eq!(
+        go(&mut e),
+        Err(EngineFailure::BadOutput("bestmove without a move".into()))
+    );
+    let failure = e
+        .go("position startpos", "depth 1", None, ms(500))
+        .unwrap_err();
+    assert_eq!(failure, EngineFailure::BadOutput("bestmove (none)".into()));
+    assert_eq!(failure.to_string(), "bad-output: bestmove (none)");
+}
+
+#[test]
+fn an_over_long_line_is_bad_output() {
+    let mut e = started("go*) head -c 3000000 /dev/zero | tr '\\0' x; echo; echo 'bestmove c3';;");
+    let failure = e
+        .go("position startpos", "depth 1", None, ms(2000))
+        .unwrap_err();
+    assert_eq!(
+        failure,
+        EngineFailure::BadOutput("a line longer than 1 MiB".into())
+    );
+}
+
+#[test]
+fn an_answer_after_stop_counts_its_time() {
+    let mut e = started("stop) echo 'bestmove b2';;");
+    let answer = go(&mut e).unwrap();
+    assert_eq!(
+        (answer.mv.as_str(), answer.score, answer.depth),
+        ("b2", None, None)
+    );
+    assert!((200..1000).contains(&answer.elapsed_ms), "{answer:?}");
+}
+
+#[test]
+fn a_late_bestmove_is_not_taken_for_the_next_search() {
+    let mut e =
+        started("'go depth 1') echo 'bestmove a1'; echo 'bestmove a1';; go*) echo 'bestmove b2';;");
+    assert_eq!(
+        e.go("position startpos", "depth 1", None, ms(500))
+            .unwrap()
+            .mv,
+        "a1"
+    );
+    std::thread::sleep(ms(100));
+    assert_eq!(
+        e.go("position startpos", "depth 2", None, ms(500))
+            .unwrap()
+            .mv,
+        "b2"
+    );
+}
+
+#[test]
+fn query_reads_the_response() {
+    let mut e = started("'query result') echo 'response p1win';;");
+    assert_eq!(e.query("result", ms(500)), Some("p1win".into()));
+    assert_eq!(e.query("gameover", ms(500)), None);
+    e.quit();
+}
+
+#[test]
+fn uci_handshake_and_new_game() {
+    let mut command = engine("ucinewgame) echo 'info string fresh';;");
+    command.proto = Proto::Uci;
+    let mut e = EngineProcess::start(&command, ms(1000)).unwrap();
+    assert_eq!(e.new_game(ms(1000)), Ok(()));
+    assert_eq!(e.set_option("Hash", "32"), Ok(()));
+}
+
+#[test]
+fn a_missing_program_is_a_crash() {
+    let mut command = engine("");
+    command.cmd = "./no-such-engine".into();
+    let failure = EngineProcess::start(&command, ms(500)).err().unwrap();
+    assert_eq!(
+        failure,
+        EngineFailure::Crash(
+            "could not start './no-such-engine': No such file or directory".into()
+        )
+    );
+}
+
+#[test]
+fn handshake_failures() {
+    let mut command = engine("");
+    command.args[1] = "exit 3".into();
+    let failure = EngineProcess::start(&command, ms(1000)).err().unwrap();
+    assert_eq!(
+        failure,
+        EngineFailure::Crash("exited during the handshake (status 3)".into())
+    );
+    command.args[1] = "while read -r line; do :; done".into();
+    let failure = EngineProcess::start(&command, ms(200)).err().unwrap();
+    assert_eq!(
+        failure,
+        EngineFailure::Stall("no ugiok within 0.2 s".into())
+    );
+}
+
+#[test]
+fn quit_kills_an_engine_that_stays() {
+    let mut command = engine("");
+    command.args[1] = "echo ugiok; trap '' TERM; while :; do sleep 0.05; done".into();
+    let e = EngineProcess::start(&command, ms(1000)).unwrap();
+    let start = Instant::now();
+    e.quit();
+    assert!(start.elapsed() < ms(1500));
+}
+
+#[test]
+fn reader_caps_lines_and_strips_cr() {
+    let mut input = vec![b'x'; 3 * MAX_LINE];
+    input.extend_from_slice(b"\nok\r\n\xffend");
+    let (tx, rx) = crossbeam_channel::bounded(CHANNEL_CAPACITY);
+    read_lines(std::io::Cursor::new(input), &tx);
+    drop(tx);
+    let lines: Vec<Line> = rx.iter().map(|(_, l)| l).collect();
+    assert_eq!(
+        lines,
+        [
+            Line::TooLong,
+            Line::Text("ok".into()),
+            Line::Text("\u{fffd}end".into()),
+            Line::Eof
+        ]
+    );
+}
+
+#[test]
+fn option_names_may_have_spaces() {
+    assert_eq!(
+        option_name("option name Clear Hash type button"),
+        Some("Clear Hash".into())
+    );
+    assert_eq!(option_name("option name  type button"), None);
+    assert_eq!(option_name("id name x"), None);
+}
