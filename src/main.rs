@@ -16,7 +16,7 @@ use ludus::referee::{self, cli::MatchCommand};
 #[derive(Parser)]
 #[command(version, about, long_about)]
 struct Cli {
-    /// Game to start with in the protocol loop.
+    /// The game: the protocol loop starts with it; `go`, `perft` and `match` play it.
     #[arg(long, value_enum, default_value_t = GameArg::Sight, global = true)]
     game: GameArg,
     /// Quit with status 1 at the first protocol error instead of reporting it and going on.
@@ -158,7 +158,7 @@ fn main() -> ExitCode {
             if let Some(sub) = matches.subcommand_matches("match") {
                 command.group_engines(sub);
             }
-            referee::cli::run(*command, game)
+            referee::cli::run(*command, game, &mut std::io::stdout())
         }
     };
     ExitCode::from(status.clamp(0, 255) as u8)

@@ -50,6 +50,27 @@ fn game_imports_nothing_from_search_protocol_or_engine() {
 }
 
 #[test]
+fn the_referee_talks_to_engines_only_through_processes() {
+    let files = rust_files(&src().join("referee"));
+    assert!(
+        files.len() >= 10,
+        "found {} files under src/referee",
+        files.len()
+    );
+    for file in files {
+        let text = fs::read_to_string(&file).expect("readable file");
+        for layer in ["search", "protocol", "engine::"] {
+            let pattern = format!("crate::{layer}");
+            assert!(
+                !text.contains(&pattern),
+                "{} uses {pattern}",
+                file.display()
+            );
+        }
+    }
+}
+
+#[test]
 fn only_the_protocol_writes_stdout() {
     let protocol = src().join("protocol");
     let mut checked = 0;

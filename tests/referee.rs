@@ -292,7 +292,10 @@ fn the_sprt_stops_the_match_once_it_decides() {
     assert!(table.contains("H1 accepted"), "{table}");
     let played = games(&results).len();
     // Stopped early, with whole pairs only (both workers finish their pair in progress).
-    assert!(played < 80 && played % 2 == 0, "{played} games\n{table}");
+    assert!(
+        played < 80 && played.is_multiple_of(2),
+        "{played} games\n{table}"
+    );
 }
 
 #[test]

@@ -238,8 +238,9 @@ impl MatchArgs {
     }
 }
 
-/// Runs `ludus match …`; returns the process exit status (0 done, 2 bad arguments or files).
-pub fn run(command: MatchCommand, game: GameId) -> i32 {
+/// Runs `ludus match …`, writing the final table to `out` (progress and errors go to stderr);
+/// returns the process exit status (0 done, 2 bad arguments or files).
+pub fn run(command: MatchCommand, game: GameId, out: &mut dyn std::io::Write) -> i32 {
     let outcome = match command.merge {
         Some(MergeCommand::Merge { files, results }) => merge_files(&files, results.as_deref()),
         None => command
@@ -248,10 +249,13 @@ pub fn run(command: MatchCommand, game: GameId) -> i32 {
             .and_then(|config| run_match(&config).map(|o| o.table)),
     };
     match outcome {
-        Ok(table) => {
-            print!("{table}");
-            0
-        }
+        Ok(table) => match out.write_all(table.as_bytes()).and_then(|()| out.flush()) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("ludus match: cannot print the table: {e}");
+                1
+            }
+        },
         Err(e) => {
             eprintln!("ludus match: {e}");
             2

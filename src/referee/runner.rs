@@ -151,6 +151,18 @@ fn recover(config: &MatchConfig, tally: &mut Tally) -> Result<(), String> {
         .map_err(|e| format!("cannot repair {}: {e}", path.display()))
 }
 
+/// Starts every engine once before the match (the handshake only), so that a wrong command
+/// or an engine that cannot speak the protocol is an error up front rather than a match of
+/// forfeits. Failures during the match itself are the engines' losses, as usual.
+fn preflight(config: &MatchConfig) -> Result<(), String> {
+    for spec in &config.engines {
+        EngineProcess::start(&spec.command, config.stall_timeout)
+            .map_err(|f| format!("engine {} cannot start: {f}", spec.name()))?
+            .quit();
+    }
+    Ok(())
+}
+
 /// Plays the match to the end (or to the SPRT's verdict); prints progress on stderr and the
 /// final table on stdout.
 pub fn run_match(config: &MatchConfig) -> Result<MatchOutcome, String> {
@@ -164,6 +176,7 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchOutcome, String> {
     let work = plan(config, &tally);
     let scheduled: u64 = work.len() as u64 * 2;
     let openings = openings(config, &work)?;
+    preflight(config)?;
     let mut record = match &config.record {
         Some(path) => Some(
             RecordFile::open(path)
