@@ -6,9 +6,11 @@
 //! - [`search`]: one generic iterative-deepening alpha-beta with a transposition table and a
 //!   time manager;
 //! - [`engine`]: the search worker thread and the events it sends;
+//! - [`lines`]: bounded line reading shared by the protocol and the referee;
 //! - [`protocol`]: the UGI/UCI text protocol loop, the only writer of standard output, and the
 //!   one-shot commands for scripts;
-//! - [`referee`]: match statistics (Elo, error bars, LOS, SPRT), the base of `ludus match`.
+//! - [`referee`]: `ludus match`, engine-vs-engine matches checked by the rules, with
+//!   statistics (Elo, error bars, LOS, SPRT), records, resume and shards.
 //!
 //! Using the rules and the search as a library:
 //!
@@ -36,6 +38,7 @@
 
 pub mod engine;
 pub mod game;
+pub mod lines;
 pub mod protocol;
 pub mod referee;
 pub mod search;

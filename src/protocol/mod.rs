@@ -10,12 +10,13 @@ pub mod output;
 mod session;
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::io::{Read, Write};
 
 use crossbeam_channel::{Receiver, Sender};
 
 use crate::engine::Event;
 use crate::game::{GameId, OptionValues};
+use crate::lines::{BoundedLine, read_bounded_lines};
 use output::{Mode, Output};
 use session::{RunSession, SessionEnd, Shared};
 
@@ -110,47 +111,14 @@ fn spawn_reader(input: Box<dyn Read + Send>, tx: Sender<Event>) {
 }
 
 fn read_lines(input: Box<dyn Read + Send>, tx: &Sender<Event>) {
-    let mut reader = BufReader::new(input);
-    let mut line: Vec<u8> = Vec::new();
-    let mut length = 0usize;
-    let emit = |line: &mut Vec<u8>, length: &mut usize| {
-        let event = if *length > MAX_LINE {
-            Event::InputTooLong(*length)
-        } else {
-            if line.last() == Some(&b'\r') {
-                line.pop();
-            }
-            Event::Input(String::from_utf8_lossy(line).into_owned())
+    let ended = read_bounded_lines(input, MAX_LINE, |line| {
+        let event = match line {
+            BoundedLine::Text(text) => Event::Input(text),
+            BoundedLine::TooLong(length) => Event::InputTooLong(length),
         };
-        line.clear();
-        *length = 0;
         tx.send(event).is_ok()
-    };
-    loop {
-        let buffer = match reader.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-            Err(_) => break,
-        };
-        if buffer.is_empty() {
-            if length > 0 {
-                emit(&mut line, &mut length);
-            }
-            break;
-        }
-        let newline = buffer.iter().position(|&b| b == b'\n');
-        let chunk = &buffer[..newline.unwrap_or(buffer.len())];
-        length += chunk.len();
-        if length <= MAX_LINE {
-            line.extend_from_slice(chunk);
-        } else {
-            line.clear();
-        }
-        let used = chunk.len() + usize::from(newline.is_some());
-        reader.consume(used);
-        if newline.is_some() && !emit(&mut line, &mut length) {
-            return;
-        }
+    });
+    if ended {
+        let _ = tx.send(Event::InputClosed);
     }
-    let _ = tx.send(Event::InputClosed);
 }

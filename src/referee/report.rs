@@ -181,13 +181,6 @@ mod tests {
     use super::super::tally::test_support::*;
     use super::*;
 
-    const SPRT: Sprt = Sprt {
-        elo0: 0.0,
-        elo1: 5.0,
-        alpha: 0.05,
-        beta: 0.05,
-    };
-
     #[test]
     fn table_and_progress_line_are_exact() {
         let table = format_table(&sample(), Some(&SPRT));

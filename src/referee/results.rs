@@ -322,13 +322,6 @@ mod tests {
     use super::super::tally::test_support::*;
     use super::*;
 
-    const SPRT: Sprt = Sprt {
-        elo0: 0.0,
-        elo1: 5.0,
-        alpha: 0.05,
-        beta: 0.05,
-    };
-
     fn meta() -> ResultsMeta {
         ResultsMeta {
             event: "ludus match".into(),

@@ -193,6 +193,14 @@ pub(crate) mod test_support {
     pub use GameResult::{Draw, P1Win, P2Win};
     pub use Termination::{Crash, MaxPlies, Rules, TimeForfeit};
 
+    /// The SPRT the table and results tests use.
+    pub const SPRT: crate::referee::stats::Sprt = crate::referee::stats::Sprt {
+        elo0: 0.0,
+        elo1: 5.0,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+
     pub fn g(number: u64, p1: &str, p2: &str, result: GameResult, t: Termination) -> GameSummary {
         let (round, plies) = (number.div_ceil(2) as u32, 20 + number as u32);
         let (p1, p2) = (p1.to_string(), p2.to_string());

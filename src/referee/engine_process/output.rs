@@ -1,11 +1,12 @@
 //! Reading an engine's output: the reader thread that turns bytes into timestamped lines
 //! (capped in length), and the parsing of `info` and `option` lines.
 
-use std::io::{BufRead, BufReader, ErrorKind, Read};
+use std::io::Read;
 use std::time::Instant;
 
 use crossbeam_channel::Sender;
 
+use crate::lines::{BoundedLine, read_bounded_lines};
 use crate::referee::game_record::ReportedScore;
 
 /// Longest line the referee reads from an engine; longer ones are bad output.
@@ -14,6 +15,7 @@ pub(super) const MAX_LINE: usize = 1 << 20;
 /// Lines the reader thread may queue before it waits for the referee.
 pub(super) const CHANNEL_CAPACITY: usize = 256;
 
+/// One line of engine output, as the reader thread sends it.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) enum Line {
     Text(String),
@@ -21,50 +23,18 @@ pub(super) enum Line {
     Eof,
 }
 
+/// Sends every line of `output` with the instant it was read; [`Line::Eof`] at the end.
 pub(super) fn read_lines(output: impl Read, tx: &Sender<(Instant, Line)>) {
-    let mut reader = BufReader::new(output);
-    let mut line: Vec<u8> = Vec::new();
-    let mut length = 0usize;
-    let emit = |line: &mut Vec<u8>, length: &mut usize| {
-        let event = if *length > MAX_LINE {
-            Line::TooLong
-        } else {
-            if line.last() == Some(&b'\r') {
-                line.pop();
-            }
-            Line::Text(String::from_utf8_lossy(line).into_owned())
+    let ended = read_bounded_lines(output, MAX_LINE, |line| {
+        let line = match line {
+            BoundedLine::Text(text) => Line::Text(text),
+            BoundedLine::TooLong(_) => Line::TooLong,
         };
-        line.clear();
-        *length = 0;
-        tx.send((Instant::now(), event)).is_ok()
-    };
-    loop {
-        let buffer = match reader.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-            Err(_) => break,
-        };
-        if buffer.is_empty() {
-            if length > 0 && !emit(&mut line, &mut length) {
-                return;
-            }
-            break;
-        }
-        let newline = buffer.iter().position(|&b| b == b'\n');
-        let chunk = &buffer[..newline.unwrap_or(buffer.len())];
-        length = length.saturating_add(chunk.len());
-        if length <= MAX_LINE {
-            line.extend_from_slice(chunk);
-        } else {
-            line = Vec::new();
-        }
-        let used = chunk.len() + usize::from(newline.is_some());
-        reader.consume(used);
-        if newline.is_some() && !emit(&mut line, &mut length) {
-            return;
-        }
+        tx.send((Instant::now(), line)).is_ok()
+    });
+    if ended {
+        let _ = tx.send((Instant::now(), Line::Eof));
     }
-    let _ = tx.send((Instant::now(), Line::Eof));
 }
 
 /// The score and depth of an `info` line, if it has a score and is not a MultiPV line after
