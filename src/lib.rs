@@ -38,6 +38,7 @@
 
 pub mod engine;
 pub mod game;
+pub mod gui;
 pub mod lines;
 pub mod protocol;
 pub mod referee;

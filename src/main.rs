@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use ludus::game::GameId;
+use ludus::gui::terminal::{self, PlayArgs, Seat};
 use ludus::protocol::oneshot::{self, Setup};
 use ludus::protocol::output::Mode;
 use ludus::protocol::{self, Config};
@@ -43,6 +44,19 @@ impl From<GameArg> for GameId {
     }
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum SeatArg {
+    Human,
+    Engine,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Search one position and print the `bestmove` line.
@@ -72,6 +86,30 @@ enum Command {
     },
     /// Search the fixed bench positions of every game: a deterministic node-count signature.
     Bench,
+    /// Play in the terminal: people against the engine, each other, or watch two engines.
+    Play {
+        /// Who plays player one.
+        #[arg(long, value_enum, default_value_t = SeatArg::Human)]
+        p1: SeatArg,
+        /// Who plays player two.
+        #[arg(long, value_enum, default_value_t = SeatArg::Engine)]
+        p2: SeatArg,
+        /// The engine's Level option (random, greedy, full).
+        #[arg(long)]
+        level: Option<String>,
+        /// Milliseconds the engine thinks per move (and per hint).
+        #[arg(long, default_value_t = 1000)]
+        movetime: u64,
+        /// The engine to play against (default: this ludus).
+        #[arg(long, value_name = "CMD")]
+        engine: Option<std::path::PathBuf>,
+        /// A rule option of the game, as NAME=VALUE (repeatable), e.g. Sight_BoardSize=7.
+        #[arg(long = "option", value_name = "NAME=VALUE", value_parser = parse_option)]
+        options: Vec<(String, String)>,
+        /// Colours: auto (when writing to a terminal and NO_COLOR is unset), always, never.
+        #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
+        color: ColorArg,
+    },
     /// Play a match between engines (cutechess/fastchess style), or `match merge` results.
     Match(Box<MatchCommand>),
 }
@@ -154,6 +192,35 @@ fn main() -> ExitCode {
             status
         }
         Some(Command::Bench) => oneshot::bench(GameId::ALL),
+        Some(Command::Play {
+            p1,
+            p2,
+            level,
+            movetime,
+            engine,
+            options,
+            color,
+        }) => {
+            let seat = |s: SeatArg| match s {
+                SeatArg::Human => Seat::Human,
+                SeatArg::Engine => Seat::Engine,
+            };
+            let args = PlayArgs {
+                game,
+                p1: seat(p1),
+                p2: seat(p2),
+                level,
+                movetime_ms: movetime,
+                engine,
+                options,
+                color: match color {
+                    ColorArg::Auto => terminal::default_color(),
+                    ColorArg::Always => true,
+                    ColorArg::Never => false,
+                },
+            };
+            terminal::run(&args, &mut std::io::stdin().lock(), &mut std::io::stdout())
+        }
         Some(Command::Match(mut command)) => {
             if let Some(sub) = matches.subcommand_matches("match") {
                 command.group_engines(sub);

@@ -271,6 +271,19 @@ impl EngineProcess {
         deadline: Option<Duration>,
         grace: Duration,
     ) -> Result<Answer, EngineFailure> {
+        self.go_watching(position, go_args, deadline, grace, &mut |_| {})
+    }
+
+    /// [`EngineProcess::go`], handing every `info` line to `watch` as it arrives (for an
+    /// analysis display).
+    pub fn go_watching(
+        &mut self,
+        position: &str,
+        go_args: &str,
+        deadline: Option<Duration>,
+        grace: Duration,
+        watch: &mut dyn FnMut(&str),
+    ) -> Result<Answer, EngineFailure> {
         self.drain();
         self.send(position)?;
         let go = if go_args.is_empty() {
@@ -327,6 +340,7 @@ impl EngineProcess {
                     };
                 }
                 Some("info") => {
+                    watch(&text);
                     if let Some(found) = parse_info(&text) {
                         last = Some(found);
                     }
@@ -340,6 +354,13 @@ impl EngineProcess {
     /// `response` line arrives before `readyok`, within `timeout`. `None` otherwise: an engine
     /// without queries, a timeout or an exit are not failures here.
     pub fn query(&mut self, what: &str, timeout: Duration) -> Option<String> {
+        self.query_text(what, timeout)
+            .and_then(|text| text.split_whitespace().next().map(str::to_string))
+    }
+
+    /// [`EngineProcess::query`], returning everything after `response ` (for `query fen` or
+    /// `query legalmoves`, whose answers have several words).
+    pub fn query_text(&mut self, what: &str, timeout: Duration) -> Option<String> {
         self.drain();
         let until = Instant::now() + timeout;
         self.send(&format!("query {what}")).ok()?;
@@ -349,11 +370,11 @@ impl EngineProcess {
             match self.recv_until(until) {
                 None | Some((_, Line::Eof)) => return response,
                 Some((_, Line::Text(text))) => {
-                    let mut words = text.split_whitespace();
+                    let mut words = text.splitn(2, char::is_whitespace);
                     match words.next() {
                         Some("readyok") => return response,
                         Some("response") if response.is_none() => {
-                            response = words.next().map(str::to_string);
+                            response = words.next().map(|rest| rest.trim().to_string());
                         }
                         _ => {}
                     }

@@ -1,0 +1,393 @@
+//! `ludus play`: play in a terminal against an engine, or watch two engines, or let two
+//! people play. A thin translator: the engine (ludus or any other engine speaking the
+//! protocol, `--engine CMD`) is asked for the legal moves, the position and the result
+//! through the protocol; ludus's own rules only draw the board and explain why a typed move
+//! is not legal.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::game::{Evaluate, GameId, GameVisitor, options::OptionValues};
+use crate::referee::engine_process::{EngineCommand, EngineProcess, Proto};
+use crate::referee::rules::{MoveError, RuleSet};
+
+/// Who plays a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seat {
+    /// A person typing moves.
+    Human,
+    /// The engine.
+    Engine,
+}
+
+/// The settings of `ludus play`.
+#[derive(Clone, Debug)]
+pub struct PlayArgs {
+    /// The game.
+    pub game: GameId,
+    /// Player one's seat.
+    pub p1: Seat,
+    /// Player two's seat.
+    pub p2: Seat,
+    /// The engine's `Level` option, if set.
+    pub level: Option<String>,
+    /// Milliseconds the engine thinks per move (and per hint).
+    pub movetime_ms: u64,
+    /// The engine command; `None` = this program.
+    pub engine: Option<PathBuf>,
+    /// Rule options of the game, NAME=VALUE.
+    pub options: Vec<(String, String)>,
+    /// Whether to colour the board with ANSI escapes.
+    pub color: bool,
+}
+
+/// Whether colours suit `out` by default: a terminal, and `NO_COLOR` not set.
+pub fn default_color() -> bool {
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+}
+
+const HELP: &str = "Type a move in the protocol notation (e.g. c3, b4-c4, 7h00, e5-e11), or:
+  moves  list the legal moves      hint  ask the engine for a move
+  undo   take back your last move  quit  leave the game";
+
+/// The engine and what the session needs from it.
+struct Session<'a> {
+    args: &'a PlayArgs,
+    rules: RuleSet,
+    engine: EngineProcess,
+    moves: Vec<String>,
+}
+
+/// The position, legal moves and result, as the engine reports them.
+struct View {
+    fen: String,
+    legal: Vec<String>,
+    result: String,
+    p1_to_move: bool,
+}
+
+const TIMEOUT: Duration = Duration::from_secs(10);
+
+impl Session<'_> {
+    fn position(&self) -> String {
+        if self.moves.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", self.moves.join(" "))
+        }
+    }
+
+    fn view(&mut self) -> Result<View, String> {
+        let position = self.position();
+        self.engine.send(&position).map_err(|e| e.to_string())?;
+        let ask = |engine: &mut EngineProcess, what: &str| {
+            engine
+                .query_text(what, TIMEOUT)
+                .ok_or_else(|| format!("the engine did not answer `query {what}`"))
+        };
+        let fen = ask(&mut self.engine, "fen")?;
+        let legal = ask(&mut self.engine, "legalmoves")?;
+        let result = ask(&mut self.engine, "result")?;
+        let p1 = ask(&mut self.engine, "p1turn")?;
+        Ok(View {
+            fen,
+            legal: legal
+                .split_whitespace()
+                .filter(|m| *m != "(none)")
+                .map(str::to_string)
+                .collect(),
+            result,
+            p1_to_move: p1 == "true",
+        })
+    }
+
+    fn think(&mut self) -> Result<String, String> {
+        let position = self.position();
+        let movetime = self.args.movetime_ms;
+        let deadline = Duration::from_millis(movetime.saturating_mul(2) + 1000);
+        self.engine
+            .go(
+                &position,
+                &format!("movetime {movetime}"),
+                Some(deadline),
+                TIMEOUT,
+            )
+            .map(|a| a.mv)
+            .map_err(|e| format!("the engine failed: {e}"))
+    }
+
+    /// Why `text` is not legal in `fen`, in the rules' words.
+    fn why_not(&self, fen: &str, text: &str) -> String {
+        match self.rules.from_fen(fen).map(|mut p| p.play(text)) {
+            Ok(Err(MoveError::Unreadable(why) | MoveError::Illegal(why))) => why,
+            _ => format!("'{text}' is not a legal move here"),
+        }
+    }
+}
+
+/// The board drawn by the game's own text renderer, coloured if asked.
+fn board(game: GameId, fen: &str, options: &OptionValues, color: bool) -> String {
+    struct Render<'a>(&'a str, &'a OptionValues);
+    impl GameVisitor for Render<'_> {
+        type Output = Option<String>;
+        fn visit<G: Evaluate>(self) -> Option<String> {
+            G::from_fen(self.0, &G::settings(self.1))
+                .ok()
+                .map(|p| p.render())
+        }
+    }
+    let text = game
+        .visit(Render(fen, options))
+        .unwrap_or_else(|| format!("{fen}\n"));
+    if color { colorize(game, &text) } else { text }
+}
+
+/// Colours player one's pieces red and player two's blue (and Tactigon's gold tiles yellow)
+/// on the board lines of a rendered board.
+fn colorize(game: GameId, text: &str) -> String {
+    const P1: &str = "\x1b[1;31m";
+    const P2: &str = "\x1b[1;34m";
+    const GOLD: &str = "\x1b[33m";
+    const RESET: &str = "\x1b[0m";
+    let paint = |token: &str| -> Option<&'static str> {
+        let first = token.chars().next()?;
+        let rest_digits = token[first.len_utf8()..]
+            .chars()
+            .all(|c| c.is_ascii_digit());
+        match game {
+            GameId::Sight if rest_digits && first == 'w' => Some(P1),
+            GameId::Sight if rest_digits && first == 'b' => Some(P2),
+            GameId::Isaac if token.len() == 2 && rest_digits && first == 'D' => Some(P1),
+            GameId::Isaac if token.len() == 2 && rest_digits && first == 'L' => Some(P2),
+            GameId::Tactigon if token == "**" => Some(GOLD),
+            GameId::Tactigon if token.len() == 1 && "CSTP".contains(first) => Some(P1),
+            GameId::Tactigon if token.len() == 1 && "cstp".contains(first) => Some(P2),
+            _ => None,
+        }
+    };
+    let mut out = String::new();
+    for line in text.lines() {
+        let board_line = match game {
+            // Rank lines start with the rank number; the file letters line does not.
+            GameId::Sight => line.trim_start().starts_with(|c: char| c.is_ascii_digit()),
+            GameId::Isaac => line.trim_start().starts_with('r'),
+            GameId::Tactigon => line.starts_with(|c: char| c.is_ascii_lowercase()),
+        };
+        if !board_line {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        // Tokens are runs of letters, digits and `*`; the first is the row label.
+        let mut first = true;
+        let mut rest = line;
+        while let Some(start) = rest.find(is_token_char) {
+            out.push_str(&rest[..start]);
+            let token_len = rest[start..]
+                .find(|c: char| !is_token_char(c))
+                .unwrap_or(rest.len() - start);
+            let token = &rest[start..start + token_len];
+            match paint(token) {
+                Some(color) if !first => {
+                    out.push_str(color);
+                    out.push_str(token);
+                    out.push_str(RESET);
+                }
+                _ => out.push_str(token),
+            }
+            first = false;
+            rest = &rest[start + token_len..];
+        }
+        out.push_str(rest);
+        out.push('\n');
+    }
+    out
+}
+
+fn is_token_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '*'
+}
+
+fn seat_name(game: GameId, p1: bool) -> &'static str {
+    match (game, p1) {
+        (GameId::Sight, true) => "White",
+        (GameId::Sight, false) => "Black",
+        (GameId::Isaac, true) => "Dark",
+        (GameId::Isaac, false) => "Light",
+        (GameId::Tactigon, true) => "Red",
+        (GameId::Tactigon, false) => "Blue",
+    }
+}
+
+/// Plays a game in the terminal: reads moves and commands from `input`, writes the board and
+/// messages to `out`. Returns the exit status: 0 when the game ended or the player quit,
+/// 1 when the engine failed, 2 when it could not start.
+pub fn run(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> i32 {
+    match play(args, input, out) {
+        Ok(()) => 0,
+        Err((status, message)) => {
+            let _ = writeln!(out, "error: {message}");
+            status
+        }
+    }
+}
+
+fn start_engine(args: &PlayArgs) -> Result<EngineProcess, String> {
+    let cmd = match &args.engine {
+        Some(path) => path.clone(),
+        None => std::env::current_exe().map_err(|e| format!("cannot find ludus itself: {e}"))?,
+    };
+    let command = EngineCommand {
+        name: "engine".into(),
+        cmd,
+        dir: None,
+        args: Vec::new(),
+        proto: Proto::Ugi,
+    };
+    let mut engine = EngineProcess::start(&command, TIMEOUT).map_err(|e| e.to_string())?;
+    let fail = |e: crate::referee::engine_process::EngineFailure| e.to_string();
+    if engine.advertises("UCI_Variant") {
+        engine
+            .set_option("UCI_Variant", args.game.name())
+            .map_err(fail)?;
+    }
+    for (name, value) in &args.options {
+        engine.set_option(name, value).map_err(fail)?;
+    }
+    if let Some(level) = &args.level {
+        engine.set_option("Level", level).map_err(fail)?;
+    }
+    engine.new_game(TIMEOUT).map_err(fail)?;
+    Ok(engine)
+}
+
+fn play(
+    args: &PlayArgs,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<(), (i32, String)> {
+    let rules = RuleSet::new(args.game, &args.options).map_err(|e| (2, e))?;
+    let engine = start_engine(args).map_err(|e| (2, e))?;
+    let mut values = OptionValues::from_specs(&args.game.options());
+    for (name, value) in rules.options() {
+        values.set(name, value.clone());
+    }
+    let mut s = Session {
+        args,
+        rules,
+        engine,
+        moves: Vec::new(),
+    };
+    let io = |e: std::io::Error| (1, format!("cannot write: {e}"));
+    writeln!(out, "{} — {HELP}", args.game.name()).map_err(io)?;
+    loop {
+        let view = s.view().map_err(|e| (1, e))?;
+        writeln!(out).map_err(io)?;
+        write!(out, "{}", board(args.game, &view.fen, &values, args.color)).map_err(io)?;
+        if let Some(last) = s.moves.last() {
+            writeln!(out, "Last move: {last}   Moves: {}", s.moves.join(" ")).map_err(io)?;
+        }
+        if view.result != "none" {
+            let text = match view.result.as_str() {
+                "p1win" => format!("{} (player one) wins", seat_name(args.game, true)),
+                "p2win" => format!("{} (player two) wins", seat_name(args.game, false)),
+                "draw" => "Draw".to_string(),
+                other => format!("Game over: {other}"),
+            };
+            writeln!(out, "*** {text} after {} moves ***", s.moves.len()).map_err(io)?;
+            s.engine.quit();
+            return Ok(());
+        }
+        let side = seat_name(args.game, view.p1_to_move);
+        let seat = if view.p1_to_move { args.p1 } else { args.p2 };
+        if seat == Seat::Engine {
+            let mv = s.think().map_err(|e| (1, e))?;
+            if !view.legal.contains(&mv) {
+                return Err((1, format!("the engine played {mv}, which is not legal")));
+            }
+            writeln!(out, "{side} (engine) plays {mv}").map_err(io)?;
+            s.moves.push(mv);
+            continue;
+        }
+        if view.legal == ["pass"] {
+            writeln!(out, "{side} has no move but pass: passing.").map_err(io)?;
+            s.moves.push("pass".into());
+            continue;
+        }
+        loop {
+            write!(out, "{side} to move> ").map_err(io)?;
+            out.flush().map_err(io)?;
+            let mut line = String::new();
+            match input.read_line(&mut line) {
+                Ok(0) | Err(_) => {
+                    writeln!(out, "\nbye").map_err(io)?;
+                    s.engine.quit();
+                    return Ok(());
+                }
+                Ok(_) => {}
+            }
+            match line.trim() {
+                "" => {}
+                "quit" | "exit" => {
+                    s.engine.quit();
+                    return Ok(());
+                }
+                "help" | "?" => writeln!(out, "{HELP}").map_err(io)?,
+                "moves" => writeln!(out, "{}", view.legal.join(" ")).map_err(io)?,
+                "hint" => {
+                    let mv = s.think().map_err(|e| (1, e))?;
+                    writeln!(out, "hint: {mv}").map_err(io)?;
+                }
+                "undo" => {
+                    // Take back to this player's previous turn (past the engine's reply).
+                    let steps = if args.p1 == args.p2 { 1 } else { 2 };
+                    if s.moves.len() < steps {
+                        writeln!(out, "nothing to undo").map_err(io)?;
+                        continue;
+                    }
+                    s.moves.truncate(s.moves.len() - steps);
+                    break;
+                }
+                text if view.legal.iter().any(|m| m == text) => {
+                    s.moves.push(text.to_string());
+                    break;
+                }
+                text => {
+                    let why = s.why_not(&view.fen, text);
+                    writeln!(
+                        out,
+                        "{why} (type `moves` for the legal moves, `help` for help)"
+                    )
+                    .map_err(io)?;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colours_pieces_but_not_labels() {
+        let red = |t: &str| format!("\x1b[1;31m{t}\x1b[0m");
+        let blue = |t: &str| format!("\x1b[1;34m{t}\x1b[0m");
+        let sight = colorize(GameId::Sight, " 3  .---w2--b---.\n    a   b   c\n");
+        assert_eq!(
+            sight,
+            format!(" 3  .---{}--{}---.\n    a   b   c\n", red("w2"), blue("b"))
+        );
+        let isaac = colorize(GameId::Isaac, " r0  D7  L3   .   l9\n");
+        assert_eq!(
+            isaac,
+            format!(" r0  {}  {}   .   l9\n", red("D7"), blue("L3"))
+        );
+        let tactigon = colorize(GameId::Tactigon, "c  C  .  s  **  c1\n");
+        assert_eq!(
+            tactigon,
+            format!("c  {}  .  {}  \x1b[33m**\x1b[0m  c1\n", red("C"), blue("s"))
+        );
+    }
+}

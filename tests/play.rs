@@ -1,0 +1,143 @@
+//! `ludus play` with scripted input: complete games in every game (two people typing, with
+//! bad input re-prompted), a person against the engine (undo, hint, moves), two engines.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use ludus::game::{GameId, Outcome, Player};
+use ludus::referee::rules::RuleSet;
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+
+const LUDUS: &str = env!("CARGO_BIN_EXE_ludus");
+
+/// Runs `ludus play ARGS` with `input` on stdin; returns (status, stdout).
+fn play(args: &[&str], input: &str) -> (i32, String) {
+    let mut child = Command::new(LUDUS)
+        .arg("play")
+        .args(args)
+        .args(["--color", "never"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+/// A seeded random complete game: its moves and its outcome, by ludus's rules.
+fn random_game(game: GameId, seed: u64) -> (Vec<String>, Outcome) {
+    let rules = RuleSet::new(game, &[]).unwrap();
+    let mut pos = rules.start();
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut moves = Vec::new();
+    while pos.outcome().is_none() {
+        let legal = pos.legal_moves();
+        let m = legal[rng.random_range(0..legal.len())].clone();
+        pos.play(&m).unwrap();
+        moves.push(m);
+    }
+    (moves, pos.outcome().unwrap())
+}
+
+fn banner(game: GameId, outcome: Outcome, moves: usize) -> String {
+    let (one, two) = match game {
+        GameId::Sight => ("White", "Black"),
+        GameId::Isaac => ("Dark", "Light"),
+        GameId::Tactigon => ("Red", "Blue"),
+    };
+    let text = match outcome {
+        Outcome::Win(Player::One) => format!("{one} (player one) wins"),
+        Outcome::Win(Player::Two) => format!("{two} (player two) wins"),
+        Outcome::Draw => "Draw".to_string(),
+    };
+    format!("*** {text} after {moves} moves ***")
+}
+
+#[test]
+fn two_people_play_complete_games_and_bad_input_is_reprompted() {
+    for (game, bad, why) in [
+        (GameId::Sight, "z9", "'z9' is not a move"),
+        (GameId::Isaac, "9h99", "'9h99' is not a move"),
+        (GameId::Tactigon, "a1-a2", "'a1-a2' is not a move"),
+    ] {
+        let (moves, outcome) = random_game(game, 5);
+        // Bad input first, then a blank line, then every move; forced passes are applied by
+        // the program itself, so they are not typed.
+        let mut input = format!("{bad}\n\nhelp\n");
+        for m in moves.iter().filter(|m| *m != "pass") {
+            input.push_str(m);
+            input.push('\n');
+        }
+        let (status, out) = play(
+            &["--game", game.name(), "--p1", "human", "--p2", "human"],
+            &input,
+        );
+        assert_eq!(status, 0, "{out}");
+        assert!(out.contains(why), "{game:?}: {out}");
+        assert!(out.contains("(type `moves` for the legal moves"), "{out}");
+        let expected = banner(game, outcome, moves.len());
+        assert!(
+            out.trim_end().ends_with(&expected),
+            "{game:?}: {expected}\n{out}"
+        );
+    }
+}
+
+#[test]
+fn a_person_against_the_engine_with_undo_hint_and_moves() {
+    let (status, out) = play(
+        &["--game", "sight", "--movetime", "50"],
+        "undo\nmoves\nc3\nc3\nhint\nundo\nquit\n",
+    );
+    assert_eq!(status, 0, "{out}");
+    assert!(out.contains("nothing to undo"), "{out}");
+    assert!(out.contains("a1 b1 c1 d1 e1 a2"), "{out}");
+    assert!(out.contains("Black (engine) plays "), "{out}");
+    // The second c3 is refused: the point is taken.
+    assert!(out.contains("c3: "), "{out}");
+    assert!(out.contains("hint: "), "{out}");
+    // After undo the board is empty again: the last board shows no stack.
+    let last_board = out.rsplit("Fen: ").next().unwrap();
+    assert!(last_board.starts_with("5:x5/x5/x5/x5/x5 w"), "{out}");
+}
+
+#[test]
+fn two_engines_play_to_the_end() {
+    let (status, out) = play(
+        &[
+            "--game",
+            "sight",
+            "--p1",
+            "engine",
+            "--p2",
+            "engine",
+            "--movetime",
+            "20",
+        ],
+        "",
+    );
+    assert_eq!(status, 0, "{out}");
+    assert!(out.contains("White (engine) plays "), "{out}");
+    assert!(
+        out.contains(" wins after ") || out.contains("Draw after"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_missing_engine_is_a_clear_error() {
+    let (status, out) = play(&["--engine", "/no/such/engine"], "");
+    assert_eq!(status, 2);
+    assert!(out.contains("error: crash: could not start"), "{out}");
+}
