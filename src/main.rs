@@ -1,5 +1,6 @@
 //! The `ludus` binary: the protocol loop by default, one-shot commands for scripts.
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
@@ -110,6 +111,15 @@ enum Command {
         #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
         color: ColorArg,
     },
+    /// Play in a browser: serves the web GUI on 127.0.0.1.
+    Web {
+        /// The port (0 picks a free one and prints it).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// The engine to play against (default: this ludus).
+        #[arg(long, value_name = "CMD")]
+        engine: Option<std::path::PathBuf>,
+    },
     /// Play a match between engines (cutechess/fastchess style), or `match merge` results.
     Match(Box<MatchCommand>),
 }
@@ -214,12 +224,15 @@ fn main() -> ExitCode {
                 engine,
                 options,
                 color: match color {
-                    ColorArg::Auto => terminal::default_color(),
+                    ColorArg::Auto => terminal::default_color(std::io::stdout().is_terminal()),
                     ColorArg::Always => true,
                     ColorArg::Never => false,
                 },
             };
             terminal::run(&args, &mut std::io::stdin().lock(), &mut std::io::stdout())
+        }
+        Some(Command::Web { port, engine }) => {
+            ludus::gui::web::run(port, engine, &mut std::io::stdout())
         }
         Some(Command::Match(mut command)) => {
             if let Some(sub) = matches.subcommand_matches("match") {

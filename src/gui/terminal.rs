@@ -4,7 +4,7 @@
 //! through the protocol; ludus's own rules only draw the board and explain why a typed move
 //! is not legal.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -42,9 +42,9 @@ pub struct PlayArgs {
     pub color: bool,
 }
 
-/// Whether colours suit `out` by default: a terminal, and `NO_COLOR` not set.
-pub fn default_color() -> bool {
-    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+/// Whether colours suit the output by default: it is a terminal, and `NO_COLOR` is not set.
+pub fn default_color(output_is_terminal: bool) -> bool {
+    output_is_terminal && std::env::var_os("NO_COLOR").is_none()
 }
 
 const HELP: &str = "Type a move in the protocol notation (e.g. c3, b4-c4, 7h00, e5-e11), or:

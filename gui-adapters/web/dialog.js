@@ -1,0 +1,113 @@
+// The new-game dialog: the game, its rule options (from the engine's `option` lines:
+// `<Game>_<Switch>`; check → checkbox, combo → list, spin → number), who plays, the engine's
+// Level and the time per move.
+
+const $ = (id) => document.getElementById(id);
+
+let setup = null;
+let current = null;
+let start = null;
+
+/** "BoardSize" → "board size". */
+function label(name) {
+  return name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+}
+
+function ruleOptions(game) {
+  const prefix = `${game}_`;
+  return setup.options.filter((o) => o.name.toLowerCase().startsWith(prefix) && o.type !== 'button');
+}
+
+function field(option, value) {
+  const wrap = document.createElement('label');
+  wrap.textContent = `${label(option.name.slice(option.name.indexOf('_') + 1))} `;
+  let input;
+  if (option.type === 'check') {
+    input = document.createElement('input');
+    input.type = 'checkbox';
+    input.checked = String(value).toLowerCase() === 'true';
+  } else if (option.type === 'combo') {
+    input = document.createElement('select');
+    for (const v of option.vars) input.add(new Option(v, v));
+    input.value = option.vars.find((v) => v.toLowerCase() === String(value).toLowerCase()) ?? option.default;
+  } else {
+    input = document.createElement('input');
+    input.type = option.type === 'spin' ? 'number' : 'text';
+    if (option.min !== null) input.min = option.min;
+    if (option.max !== null) input.max = option.max;
+    input.value = value;
+  }
+  input.dataset.option = option.name;
+  input.dataset.kind = option.type;
+  wrap.append(input);
+  return wrap;
+}
+
+function showOptions() {
+  const game = $('ng-game').value;
+  const box = $('ng-options');
+  const legend = box.querySelector('legend');
+  const values = current && current.game === game ? current.options : {};
+  const fields = ruleOptions(game).map((o) => field(o, values[o.name] ?? o.default));
+  box.replaceChildren(legend, ...fields);
+  box.hidden = fields.length === 0;
+}
+
+function levelChoice() {
+  const level = setup.options.find((o) => o.name.toLowerCase() === 'level' && o.type === 'combo');
+  $('ng-level-label').hidden = !level;
+  return level;
+}
+
+function engineFields() {
+  const engine = $('ng-mode').value !== 'hh';
+  $('ng-level').disabled = !engine;
+  $('ng-movetime').disabled = !engine;
+}
+
+/** Fills the dialog with the current game's settings and opens it. */
+export function openNewGame(state) {
+  current = state;
+  if (state) {
+    $('ng-game').value = state.game;
+    $('ng-mode').value = state.mode;
+    $('ng-movetime').value = state.movetime;
+    const level = levelChoice();
+    if (level) $('ng-level').value = state.level ?? level.default;
+  }
+  showOptions();
+  engineFields();
+  $('new-dialog').showModal();
+}
+
+function collect() {
+  const options = {};
+  for (const input of $('ng-options').querySelectorAll('[data-option]')) {
+    options[input.dataset.option] = input.dataset.kind === 'check' ? String(input.checked) : input.value;
+  }
+  const body = {
+    game: $('ng-game').value,
+    options,
+    mode: $('ng-mode').value,
+    movetime: Number($('ng-movetime').value) || 1000,
+  };
+  if (levelChoice()) body.level = $('ng-level').value;
+  return body;
+}
+
+/** Builds the dialog from the server's setup; `onStart(body)` resolves true on success. */
+export function initNewGame(serverSetup, onStart) {
+  setup = serverSetup;
+  start = onStart;
+  const games = $('ng-game');
+  games.replaceChildren(...setup.games.map((g) => new Option(g.name[0].toUpperCase() + g.name.slice(1), g.name)));
+  const level = levelChoice();
+  if (level) $('ng-level').replaceChildren(...level.vars.map((v) => new Option(v, v)));
+  games.addEventListener('change', showOptions);
+  $('ng-mode').addEventListener('change', engineFields);
+  $('ng-cancel').addEventListener('click', () => $('new-dialog').close());
+  $('new-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (await start(collect())) $('new-dialog').close();
+  });
+}

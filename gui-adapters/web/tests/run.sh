@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Browser tests of the web GUI in headless Chromium.
+#
+#   bash gui-adapters/web/tests/run.sh path/to/ludus
+#
+# Needs Debian's chromium (apt-get install -y chromium) and node with npm; installs
+# playwright-core from package-lock.json (npm ci) if it is missing. Starts `ludus web --port 0`,
+# runs moves.test.mjs and browser.test.mjs against it, stops the server, and exits non-zero if
+# a test failed.
+# Screenshots go to target/browser-screenshots/ (or $SCREENSHOT_DIR).
+set -euo pipefail
+ludus=$(realpath "${1:?usage: run.sh path/to/ludus}")
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+cd "$here"
+if [ ! -d node_modules/playwright-core ]; then
+  npm ci --no-audit --no-fund
+fi
+export CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+if [ ! -x "$CHROMIUM" ]; then
+  echo "no Chromium at $CHROMIUM: apt-get install -y chromium" >&2
+  exit 1
+fi
+work=$(mktemp -d)
+"$ludus" web --port 0 >"$work/stdout" 2>"$work/stderr" &
+server=$!
+cleanup() {
+  kill "$server" 2>/dev/null || true
+  wait "$server" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+url=""
+for _ in $(seq 300); do
+  url=$(sed -n 's/^listening on //p' "$work/stdout" | head -n 1)
+  [ -n "$url" ] && break
+  if ! kill -0 "$server" 2>/dev/null; then
+    echo "ludus web exited:" >&2
+    cat "$work/stderr" >&2
+    exit 1
+  fi
+  sleep 0.1
+done
+if [ -z "$url" ]; then
+  echo "ludus web did not say where it listens" >&2
+  exit 1
+fi
+echo "ludus web at $url"
+export BASE_URL=$url
+export SCREENSHOT_DIR=${SCREENSHOT_DIR:-$root/target/browser-screenshots}
+node --test --test-concurrency=1 moves.test.mjs browser.test.mjs

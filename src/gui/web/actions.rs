@@ -1,0 +1,366 @@
+//! The page's actions: new game, a move, undo, redo, load a position, hint, pause, export.
+//! Each checks the request against the game's state, updates it through the query engine,
+//! lets the engine move if it is its turn, and answers the new state (also sent to every
+//! open page as an event).
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::game::GameId;
+
+use super::app::{ApiError, App, Inner};
+use super::export::record_text;
+use super::query::{QUERY_TIMEOUT, check_position, configure, parse_position_text};
+use super::search::{Job, JobKind};
+use super::session::{Mode, Played, Session, Settings, position_line};
+
+/// Longest time per engine move the page may ask for, in milliseconds.
+const MAX_MOVETIME: u64 = 600_000;
+
+/// Most moves a pasted position may carry.
+const MAX_LOADED_MOVES: usize = 2000;
+
+/// The body of `POST /api/new`.
+#[derive(Debug, Deserialize)]
+pub struct NewGame {
+    /// `isaac`, `sight` or `tactigon`.
+    pub game: String,
+    /// Rule options of the game by name; values as strings, numbers or booleans.
+    #[serde(default)]
+    pub options: BTreeMap<String, Value>,
+    /// `hh`, `he`, `eh` or `ee`.
+    pub mode: Mode,
+    /// The engine's `Level`.
+    #[serde(default)]
+    pub level: Option<String>,
+    /// Milliseconds per engine move.
+    #[serde(default)]
+    pub movetime: Option<u64>,
+}
+
+/// The body of `POST /api/move`.
+#[derive(Debug, Deserialize)]
+pub struct MoveRequest {
+    /// The move in the protocol notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The number of moves the page saw played; a move for an older position is refused.
+    #[serde(default)]
+    pub ply: Option<usize>,
+}
+
+/// The body of `POST /api/load`.
+#[derive(Debug, Deserialize)]
+pub struct LoadRequest {
+    /// `startpos [moves …]`, `fen <position> [moves …]`, or a bare position.
+    pub text: String,
+}
+
+/// The body of `POST /api/pause`.
+#[derive(Debug, Deserialize)]
+pub struct PauseRequest {
+    /// Whether engine moves are held back.
+    pub paused: bool,
+}
+
+type Reply = Result<Value, ApiError>;
+
+/// Whether `name` is a rule option of the game whose options start with `prefix` (`sight_`).
+fn is_rule(name: &str, prefix: &str) -> bool {
+    name.to_ascii_lowercase().starts_with(prefix)
+}
+
+fn bad(message: impl Into<String>) -> ApiError {
+    ApiError::new(400, message)
+}
+
+fn conflict(message: impl Into<String>) -> ApiError {
+    ApiError::new(409, message)
+}
+
+impl App {
+    /// The current state.
+    pub fn state(&self) -> Value {
+        self.state_json(&self.lock().session)
+    }
+
+    /// Checks a new-game request against the engine's options.
+    fn settings_from(&self, request: &NewGame) -> Result<Settings, ApiError> {
+        let game = GameId::from_name(&request.game)
+            .ok_or_else(|| bad(format!("unknown game '{}'", request.game)))?;
+        let prefix = format!("{}_", game.name());
+        for name in request.options.keys() {
+            let known = self
+                .info
+                .option(name)
+                .is_some_and(|o| is_rule(&o.name, &prefix));
+            if !known {
+                return Err(bad(format!(
+                    "{name} is not a rule option of {}",
+                    game.name()
+                )));
+            }
+        }
+        // Every rule option is sent, defaults included, so nothing of an earlier game stays.
+        let mut options = Vec::new();
+        for option in self
+            .info
+            .options
+            .iter()
+            .filter(|o| is_rule(&o.name, &prefix))
+        {
+            let given = request
+                .options
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(&option.name))
+                .map(|(_, v)| match v {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                });
+            let value = match given {
+                Some(value) => option.check(&value).map_err(bad)?,
+                None if option.kind == "button" => continue,
+                None => option.default.clone(),
+            };
+            options.push((option.name.clone(), value));
+        }
+        let level = match (&request.level, self.info.option("Level")) {
+            (Some(level), Some(option)) if !level.is_empty() => {
+                Some(option.check(level).map_err(bad)?)
+            }
+            _ => None,
+        };
+        let movetime = request.movetime.unwrap_or(1000);
+        if !(1..=MAX_MOVETIME).contains(&movetime) {
+            return Err(bad(format!(
+                "the time per move runs from 1 to {MAX_MOVETIME} ms"
+            )));
+        }
+        Ok(Settings {
+            game,
+            options,
+            mode: request.mode,
+            level,
+            movetime,
+        })
+    }
+
+    /// Starts a new game with the request's settings.
+    pub fn new_game(&self, request: &NewGame) -> Reply {
+        let settings = self.settings_from(request)?;
+        let mut guard = self.lock();
+        let inner = &mut *guard;
+        self.reset(inner, settings, "startpos".into(), Vec::new())?;
+        self.schedule(inner);
+        Ok(self.changed(inner))
+    }
+
+    /// Replaces the session by a new one (counters carried on so old searches stay stale),
+    /// set up on the query engine, and reads its position.
+    fn reset(
+        &self,
+        inner: &mut Inner,
+        settings: Settings,
+        start: String,
+        moves: Vec<Played>,
+    ) -> Result<(), ApiError> {
+        let old = &inner.session;
+        let same_rules =
+            old.settings.game == settings.game && old.settings.options == settings.options;
+        let mut session = Session::new(settings);
+        session.seq = old.seq;
+        session.search_gen = old.search_gen + 1;
+        session.hint_gen = old.hint_gen + 1;
+        session.start = start;
+        inner.session = session;
+        if !same_rules && let Some(engine) = inner.engine.as_mut() {
+            let setup = self.setup(&inner.session.settings, None);
+            if configure(engine, &setup).is_err() {
+                inner.engine = None;
+            }
+        }
+        // The start position first, then the moves.
+        self.refresh(inner)?;
+        inner.session.start_fen = inner.session.snap.fen.clone();
+        if !moves.is_empty() {
+            inner.session.moves = moves;
+            self.refresh(inner)?;
+        }
+        Ok(())
+    }
+
+    /// Plays a person's move, if it is a person's turn and the move is legal.
+    pub fn play(&self, request: &MoveRequest) -> Reply {
+        let mut guard = self.lock();
+        let inner = &mut *guard;
+        let s = &mut inner.session;
+        if s.snap.gameover {
+            return Err(conflict("the game is over"));
+        }
+        if !s.human_to_move() {
+            return Err(conflict("it is the engine's turn"));
+        }
+        if request.ply.is_some_and(|p| p != s.moves.len()) {
+            return Err(conflict("the position has changed; try again"));
+        }
+        let mv = request.mv.trim();
+        if !s.snap.legal.iter().any(|m| m == mv) {
+            return Err(bad(format!("{mv} is not a legal move here")));
+        }
+        let played = Played {
+            text: mv.to_string(),
+            by_p1: s.snap.p1turn,
+            score: None,
+            depth: None,
+            time_ms: u64::try_from(s.turn_started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        };
+        s.push(played);
+        s.hint = None;
+        s.hinting = false;
+        s.error = None;
+        if let Err(e) = self.refresh(inner) {
+            inner.session.moves.pop();
+            return Err(e);
+        }
+        self.schedule(inner);
+        Ok(self.changed(inner))
+    }
+
+    /// Takes moves back (to the last position where a person was to move).
+    pub fn undo(&self) -> Reply {
+        self.step(true)
+    }
+
+    /// Replays moves taken back.
+    pub fn redo(&self) -> Reply {
+        self.step(false)
+    }
+
+    fn step(&self, back: bool) -> Reply {
+        let mut guard = self.lock();
+        let inner = &mut *guard;
+        let s = &mut inner.session;
+        let count = if back { s.undo() } else { s.redo() };
+        if count == 0 {
+            return Err(conflict(if back {
+                "nothing to undo"
+            } else {
+                "nothing to redo"
+            }));
+        }
+        s.cancel_searches();
+        s.error = None;
+        if s.settings.mode == Mode::EngineEngine {
+            s.paused = true;
+        }
+        self.refresh(inner)?;
+        self.schedule(inner);
+        Ok(self.changed(inner))
+    }
+
+    /// Loads a pasted position of the current game, checked by the engine first.
+    pub fn load(&self, request: &LoadRequest) -> Reply {
+        let (start, moves) = parse_position_text(&request.text).map_err(bad)?;
+        if moves.len() > MAX_LOADED_MOVES {
+            return Err(bad(format!("at most {MAX_LOADED_MOVES} moves")));
+        }
+        let mut guard = self.lock();
+        let inner = &mut *guard;
+        self.ensure_engine(inner)?;
+        let line = position_line(&start, moves.iter().map(String::as_str));
+        let checked = match inner.engine.as_mut() {
+            Some(engine) => check_position(engine, &line),
+            None => return Err(ApiError::new(500, "the engine is not running")),
+        };
+        match checked {
+            Ok(Ok(())) => {}
+            Ok(Err(refusal)) => {
+                // The engine has no position now; give it the game's back.
+                let _ = self.refresh(inner);
+                return Err(bad(format!("the engine refuses the position: {refusal}")));
+            }
+            Err(failure) => {
+                inner.engine = None;
+                return Err(ApiError::new(500, format!("the engine failed: {failure}")));
+            }
+        }
+        // Who made each move, for undo: ask p1turn before each.
+        let mut played = Vec::with_capacity(moves.len());
+        for i in 0..moves.len() {
+            let prefix = position_line(&start, moves[..i].iter().map(String::as_str));
+            let Some(engine) = inner.engine.as_mut() else {
+                return Err(ApiError::new(500, "the engine is not running"));
+            };
+            engine
+                .send(&prefix)
+                .map_err(|e| ApiError::new(500, e.to_string()))?;
+            let p1 = engine.query("p1turn", QUERY_TIMEOUT);
+            played.push(Played {
+                text: moves[i].clone(),
+                by_p1: p1.as_deref() == Some("true"),
+                score: None,
+                depth: None,
+                time_ms: 0,
+            });
+        }
+        let settings = inner.session.settings.clone();
+        self.reset(inner, settings, start, played)?;
+        if inner.session.settings.mode == Mode::EngineEngine {
+            inner.session.paused = true;
+        }
+        self.schedule(inner);
+        Ok(self.changed(inner))
+    }
+
+    /// Starts a search for the person to move; the suggestion arrives as a state event.
+    pub fn hint(&self) -> Reply {
+        let mut guard = self.lock();
+        let inner = &mut *guard;
+        let s = &mut inner.session;
+        if !s.human_to_move() {
+            return Err(conflict("a hint is for a person to move"));
+        }
+        if !s.hinting {
+            s.hint_gen += 1;
+            s.hinting = true;
+            s.hint = None;
+            let level = self.info.option("Level").map(|o| o.default.clone());
+            let job = Job {
+                kind: JobKind::Hint,
+                number: s.hint_gen,
+                ply: s.moves.len(),
+                p1: s.snap.p1turn,
+                setup: self.setup(&s.settings, level),
+                position: s.position_line(),
+                movetime: s.settings.movetime,
+            };
+            if !self.submit(job) {
+                s.hinting = false;
+                return Err(ApiError::new(500, "the search worker has stopped"));
+            }
+        }
+        Ok(self.changed(inner))
+    }
+
+    /// Holds engine moves back, or lets the engine go on (also after an engine failure).
+    pub fn pause(&self, request: &PauseRequest) -> Reply {
+        let mut guard = self.lock();
+        let inner = &mut *guard;
+        inner.session.paused = request.paused;
+        if !request.paused {
+            inner.session.error = None;
+            self.schedule(inner);
+        }
+        Ok(self.changed(inner))
+    }
+
+    /// The game in the referee's record format.
+    pub fn export(&self) -> String {
+        let inner = self.lock();
+        let s = &inner.session;
+        let names = self.player_names(&s.settings);
+        record_text(s, [&names[0], &names[1]], &self.reason(s))
+    }
+}

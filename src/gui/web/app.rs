@@ -1,0 +1,386 @@
+//! The server's state: the game on the page, the engine that answers its questions (the
+//! "query engine", used under the lock for quick `position` + `query` exchanges), the search
+//! worker that plays the engine's moves and hints (see [`super::search`]), and the event hub.
+//! The page's actions are in [`super::actions`].
+
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::Sender;
+use serde_json::{Map, Value, json};
+
+use crate::gui::svg::board_svg;
+use crate::referee::engine_process::{Answer, EngineCommand, EngineProcess};
+
+use super::events::{Hub, parse_info};
+use super::probe::EngineInfo;
+use super::query::{EngineSetup, QueryError, configure, snapshot};
+use super::reason::{Ending, describe, side_names};
+use super::search::{Job, JobKind};
+use super::session::{Hint, Played, Seat, Session, Settings};
+
+/// How long an engine may take to start and finish its handshake.
+pub const START_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// An action the page asked for that cannot be done, with the HTTP status to answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiError {
+    /// 400 for a bad request, 409 for one that does not fit the game's state, 500 for an
+    /// engine failure.
+    pub status: u16,
+    /// What to tell the person.
+    pub message: String,
+}
+
+impl ApiError {
+    /// An error with `status` and `message`.
+    pub fn new(status: u16, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+}
+
+/// The state guarded by the lock.
+pub struct Inner {
+    /// The game.
+    pub session: Session,
+    /// The query engine, started on first use and after a failure.
+    pub engine: Option<EngineProcess>,
+}
+
+/// The web GUI's state, shared by the request threads and the search worker.
+pub struct App {
+    /// What the engine said about itself.
+    pub info: EngineInfo,
+    /// How to start the engine.
+    pub command: EngineCommand,
+    /// The game and the query engine.
+    pub inner: Mutex<Inner>,
+    /// The open event streams.
+    pub hub: Arc<Hub>,
+    /// The search worker's queue; `None` after shutdown.
+    pub jobs: Mutex<Option<Sender<Job>>>,
+}
+
+impl App {
+    /// An app with the default game (Sight, person against engine), before any engine runs.
+    pub fn new(info: EngineInfo, command: EngineCommand, jobs: Sender<Job>) -> App {
+        App {
+            info,
+            command,
+            inner: Mutex::new(Inner {
+                session: Session::new(Settings::default()),
+                engine: None,
+            }),
+            hub: Arc::new(Hub::new()),
+            jobs: Mutex::new(Some(jobs)),
+        }
+    }
+
+    /// The lock on the game (a poisoned lock is taken over: the state is always consistent
+    /// between statements that could panic).
+    pub fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The engine settings of the session's game; `level` for the searching engine.
+    pub fn setup(&self, settings: &Settings, level: Option<String>) -> EngineSetup {
+        EngineSetup {
+            variant: self
+                .info
+                .option("UCI_Variant")
+                .map(|_| settings.game.name().to_string()),
+            options: settings.options.clone(),
+            level: self
+                .info
+                .option("Level")
+                .map(|o| level.unwrap_or_else(|| o.default.clone())),
+        }
+    }
+
+    /// Starts the query engine if it is not running, set up for the session's game.
+    pub fn ensure_engine(&self, inner: &mut Inner) -> Result<(), ApiError> {
+        if inner.engine.is_some() {
+            return Ok(());
+        }
+        let fail = |e: String| ApiError::new(500, format!("the engine failed: {e}"));
+        let mut engine =
+            EngineProcess::start(&self.command, START_TIMEOUT).map_err(|e| fail(e.to_string()))?;
+        let setup = self.setup(&inner.session.settings, None);
+        configure(&mut engine, &setup).map_err(|e| fail(e.to_string()))?;
+        inner.engine = Some(engine);
+        Ok(())
+    }
+
+    /// Asks the query engine for the current position's state (restarting it once if it
+    /// failed) and redraws the board.
+    pub fn refresh(&self, inner: &mut Inner) -> Result<(), ApiError> {
+        let line = inner.session.position_line();
+        let mut last = String::new();
+        for _ in 0..2 {
+            self.ensure_engine(inner)?;
+            let Some(engine) = inner.engine.as_mut() else {
+                continue;
+            };
+            match snapshot(engine, &line) {
+                Ok(snap) => {
+                    let s = &mut inner.session;
+                    s.svg = board_svg(s.settings.game, &snap.fen, &drawing_options(&s.settings))
+                        .unwrap_or_else(|e| error_svg(&e));
+                    s.snap = snap;
+                    s.turn_started = Instant::now();
+                    if s.hint.as_ref().is_some_and(|h| h.ply != s.moves.len()) {
+                        s.hint = None;
+                    }
+                    return Ok(());
+                }
+                Err(QueryError::Rejected) => {
+                    return Err(ApiError::new(
+                        409,
+                        format!("the engine refused the position ({line})"),
+                    ));
+                }
+                Err(QueryError::Engine(e)) => {
+                    inner.engine = None;
+                    last = e;
+                }
+            }
+        }
+        Err(ApiError::new(500, format!("the engine failed: {last}")))
+    }
+
+    /// Asks the search worker for an engine move if the engine is to move.
+    pub fn schedule(&self, inner: &mut Inner) {
+        let s = &mut inner.session;
+        if !s.engine_should_move() {
+            return;
+        }
+        s.search_gen += 1;
+        s.thinking = true;
+        let job = Job {
+            kind: JobKind::Move,
+            number: s.search_gen,
+            ply: s.moves.len(),
+            p1: s.snap.p1turn,
+            setup: self.setup(&s.settings, s.settings.level.clone()),
+            position: s.position_line(),
+            movetime: s.settings.movetime,
+        };
+        if !self.submit(job) {
+            s.thinking = false;
+            s.error = Some("the search worker has stopped".into());
+        }
+    }
+
+    /// Hands a job to the search worker; false once it is gone.
+    pub fn submit(&self, job: Job) -> bool {
+        let jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        jobs.as_ref().is_some_and(|tx| tx.send(job).is_ok())
+    }
+
+    /// Whether `job` is still wanted (the worker skips stale jobs).
+    pub fn is_current(&self, job: &Job) -> bool {
+        let s = &self.lock().session;
+        match job.kind {
+            JobKind::Move => s.thinking && job.number == s.search_gen,
+            JobKind::Hint => s.hinting && job.number == s.hint_gen,
+        }
+    }
+
+    /// Streams one engine `info` line to the pages.
+    pub fn publish_info(&self, job: &Job, line: &str) {
+        let mut info = parse_info(line);
+        if let Some(map) = info.as_object_mut() {
+            map.insert("kind".into(), json!(job.kind.name()));
+            map.insert("ply".into(), json!(job.ply));
+            map.insert("p1".into(), json!(job.p1));
+        }
+        self.hub.publish("info", &info);
+    }
+
+    /// Takes a search's answer: plays an engine move, or keeps a hint. Results of searches
+    /// that were cancelled or whose position is gone are ignored.
+    pub fn search_done(&self, job: &Job, result: Result<Answer, String>) {
+        let mut guard = self.lock();
+        let inner = &mut *guard;
+        let s = &mut inner.session;
+        match job.kind {
+            JobKind::Move => {
+                if !s.thinking || job.number != s.search_gen {
+                    return;
+                }
+                s.thinking = false;
+                match result {
+                    Ok(answer) if job.ply == s.moves.len() && s.snap.legal.contains(&answer.mv) => {
+                        let by_p1 = s.snap.p1turn;
+                        s.push(Played {
+                            text: answer.mv,
+                            by_p1,
+                            score: answer.score,
+                            depth: answer.depth,
+                            time_ms: answer.elapsed_ms,
+                        });
+                        s.hint = None;
+                        match self.refresh(inner) {
+                            Ok(()) => self.schedule(inner),
+                            Err(e) => inner.session.error = Some(e.message),
+                        }
+                    }
+                    Ok(answer) => {
+                        s.error = Some(format!(
+                            "the engine answered {}, which is not a legal move here",
+                            answer.mv
+                        ));
+                        s.paused = true;
+                    }
+                    Err(e) => {
+                        s.error = Some(format!("the engine failed: {e}"));
+                        s.paused = true;
+                    }
+                }
+            }
+            JobKind::Hint => {
+                if !s.hinting || job.number != s.hint_gen {
+                    return;
+                }
+                s.hinting = false;
+                match result {
+                    Ok(answer) if job.ply == s.moves.len() => {
+                        s.hint = Some(Hint {
+                            mv: answer.mv,
+                            ply: job.ply,
+                        });
+                    }
+                    Ok(_) => {}
+                    Err(e) => s.error = Some(format!("the engine failed: {e}")),
+                }
+            }
+        }
+        self.changed(inner);
+    }
+
+    /// Marks a change: a new sequence number, and the state sent to every page.
+    pub fn changed(&self, inner: &mut Inner) -> Value {
+        inner.session.seq += 1;
+        let state = self.state_json(&inner.session);
+        self.hub.publish("state", &state);
+        state
+    }
+
+    /// The players' names: `human`, or the engine's name with its level.
+    pub fn player_names(&self, settings: &Settings) -> [String; 2] {
+        settings.mode.seats().map(|seat| match seat {
+            Seat::Human => "human".to_string(),
+            Seat::Engine => match &settings.level {
+                Some(level) => format!("{} ({level})", self.info.name),
+                None => self.info.name.clone(),
+            },
+        })
+    }
+
+    /// The banner text of a finished game, empty while it goes on.
+    pub fn reason(&self, s: &Session) -> String {
+        if !s.snap.gameover {
+            return String::new();
+        }
+        let ply_cap = s
+            .settings
+            .options
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case("Tactigon_PlyCap"))
+            .map(|(_, v)| v.as_str())
+            .or_else(|| {
+                self.info
+                    .option("Tactigon_PlyCap")
+                    .map(|o| o.default.as_str())
+            })
+            .and_then(|v| v.parse().ok());
+        describe(&Ending {
+            game: s.settings.game,
+            fen: &s.snap.fen,
+            result: &s.snap.result,
+            p1turn: s.snap.p1turn,
+            no_moves: s.snap.legal.is_empty(),
+            ply_cap,
+        })
+    }
+
+    /// Everything the page shows, as JSON.
+    pub fn state_json(&self, s: &Session) -> Value {
+        let st = &s.settings;
+        let options: Map<String, Value> = st
+            .options
+            .iter()
+            .map(|(n, v)| (n.clone(), json!(v)))
+            .collect();
+        let moves: Vec<&str> = s.moves.iter().map(|m| m.text.as_str()).collect();
+        let seats = st.mode.seats().map(|seat| seat == Seat::Human);
+        json!({
+            "seq": s.seq,
+            "game": st.game.name(),
+            "sides": side_names(st.game),
+            "options": options,
+            "mode": st.mode.code(),
+            "humans": seats,
+            "level": st.level,
+            "movetime": st.movetime,
+            "engine": self.info.name,
+            "players": self.player_names(st),
+            "start": s.start,
+            "start_fen": s.start_fen,
+            "position": s.position_line().trim_start_matches("position ").to_string(),
+            "moves": moves,
+            "redo": s.redo.len(),
+            "fen": s.snap.fen,
+            "legal": s.snap.legal,
+            "p1turn": s.snap.p1turn,
+            "gameover": s.snap.gameover,
+            "result": s.snap.result,
+            "reason": self.reason(s),
+            "human_to_move": s.human_to_move(),
+            "svg": s.svg,
+            "thinking": s.thinking,
+            "hinting": s.hinting,
+            "hint": s.hint.as_ref().map(|h| h.mv.clone()),
+            "paused": s.paused,
+            "error": s.error,
+        })
+    }
+
+    /// Stops the worker and the query engine and ends the event streams.
+    pub fn shutdown(&self) {
+        self.jobs.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(engine) = self.lock().engine.take() {
+            engine.quit();
+        }
+        self.hub.close();
+    }
+}
+
+/// The rule options the drawing knows (an engine may have more than ludus's rules).
+fn drawing_options(settings: &Settings) -> Vec<(String, String)> {
+    let known = settings.game.options();
+    settings
+        .options
+        .iter()
+        .filter(|(name, _)| known.iter().any(|k| k.name.eq_ignore_ascii_case(name)))
+        .cloned()
+        .collect()
+}
+
+/// A small drawing that says the board could not be drawn.
+fn error_svg(message: &str) -> String {
+    let text: String = message
+        .chars()
+        .map(|c| match c {
+            '<' | '>' | '&' | '"' => ' ',
+            c => c,
+        })
+        .collect();
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 400 60\">\
+         <text x=\"10\" y=\"35\" font-size=\"14\">cannot draw the board: {text}</text></svg>"
+    )
+}

@@ -1,0 +1,378 @@
+//! `ludus web`: play and analyse in a browser. A small HTTP server on 127.0.0.1 serves one
+//! page (its files are built into the binary) and a JSON API; the page draws the board from
+//! [`crate::gui::svg::board_svg`] and takes moves by clicking. The server is a thin
+//! translator: it talks to the engine (ludus itself, or any engine given with `--engine`)
+//! only through the protocol — `query` for the position, the legal moves and the result,
+//! `go movetime` for engine moves and hints, whose `info` lines stream to the page as
+//! server-sent events.
+//!
+//! # API
+//!
+//! | request | answer |
+//! |---|---|
+//! | `GET /`, `/style.css`, `/app.js`, `/moves.js`, `/dialog.js`, `/analysis.js` | the page |
+//! | `GET /api/setup` | the engine's name, games and options (for the new-game dialog) |
+//! | `GET /api/state` | the game: settings, moves, `fen`, `legal`, result, board `svg`, … |
+//! | `GET /api/events` | server-sent events: `state` after every change, `info` per engine line |
+//! | `GET /api/export` | the game in the referee's record format (text) |
+//! | `POST /api/new` | `{game, options, mode: hh\|he\|eh\|ee, level, movetime}` |
+//! | `POST /api/move` | `{move, ply}`: a person's move, refused unless legal |
+//! | `POST /api/undo`, `/api/redo` | back to (forward to) a person's turn |
+//! | `POST /api/load` | `{text}`: `startpos [moves …]` or `fen <F> [moves …]`, checked by the engine |
+//! | `POST /api/hint` | a search for the person to move; the move arrives in the state |
+//! | `POST /api/pause` | `{paused}`: hold engine moves back, or go on |
+//!
+//! Every `POST` answers the new state, or `{"error": …}` with status 400 (bad request), 409
+//! (does not fit the game now) or 500 (the engine failed). `POST` bodies must be JSON, and
+//! requests must name the local host, so other web sites cannot drive the server.
+
+mod actions;
+mod app;
+mod events;
+mod export;
+mod probe;
+mod query;
+mod reason;
+mod search;
+mod session;
+
+use std::io::{Read, Write};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use tiny_http::{Header, Method, Request, Response, Server};
+
+use crate::game::GameId;
+use crate::referee::engine_process::{EngineCommand, Proto};
+
+use actions::{LoadRequest, MoveRequest, NewGame, PauseRequest};
+use app::{ApiError, App, START_TIMEOUT};
+use session::Mode;
+
+/// The page's files, built into the binary: path, content type, text.
+const ASSETS: [(&str, &str, &str); 6] = [
+    (
+        "/index.html",
+        "text/html; charset=utf-8",
+        include_str!("../../../gui-adapters/web/index.html"),
+    ),
+    (
+        "/style.css",
+        "text/css; charset=utf-8",
+        include_str!("../../../gui-adapters/web/style.css"),
+    ),
+    (
+        "/app.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../gui-adapters/web/app.js"),
+    ),
+    (
+        "/moves.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../gui-adapters/web/moves.js"),
+    ),
+    (
+        "/dialog.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../gui-adapters/web/dialog.js"),
+    ),
+    (
+        "/analysis.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../gui-adapters/web/analysis.js"),
+    ),
+];
+
+/// Largest request body read, in bytes.
+const MAX_BODY: u64 = 1 << 20;
+
+/// Runs `ludus web`: serves on 127.0.0.1:`port` (0 picks a free port) with `engine` (`None`:
+/// this program), prints `listening on http://127.0.0.1:PORT` as the first line of `out`,
+/// and serves until the process ends. Returns 1 if the server or the engine cannot start.
+pub fn run(port: u16, engine: Option<PathBuf>, out: &mut dyn Write) -> i32 {
+    let server = match WebServer::start(port, engine) {
+        Ok(server) => server,
+        Err(e) => {
+            eprintln!("ludus web: {e}");
+            return 1;
+        }
+    };
+    let said = writeln!(out, "listening on http://{}", server.addr()).and_then(|()| out.flush());
+    if let Err(e) = said {
+        eprintln!("ludus web: {e}");
+    }
+    server.wait();
+    0
+}
+
+/// A running web GUI server.
+pub struct WebServer {
+    addr: SocketAddr,
+    server: Arc<Server>,
+    app: Arc<App>,
+    stopping: Arc<AtomicBool>,
+    accept: Option<JoinHandle<()>>,
+}
+
+impl WebServer {
+    /// Asks the engine (`None`: this program) for its options, starts the first game (Sight,
+    /// a person against the engine) and serves on 127.0.0.1:`port` (0: a free port).
+    pub fn start(port: u16, engine: Option<PathBuf>) -> Result<WebServer, String> {
+        let cmd = match engine {
+            Some(cmd) => cmd,
+            None => std::env::current_exe().map_err(|e| format!("cannot find ludus: {e}"))?,
+        };
+        let info = probe::probe(&cmd, START_TIMEOUT)?;
+        let command = EngineCommand {
+            name: info.name.clone(),
+            cmd,
+            dir: None,
+            args: Vec::new(),
+            proto: Proto::Ugi,
+        };
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let app = Arc::new(App::new(info, command.clone(), tx));
+        search::spawn(Arc::clone(&app), command, rx)
+            .map_err(|e| format!("cannot start the search thread: {e}"))?;
+        let first = NewGame {
+            game: app.first_game().name().to_string(),
+            options: Default::default(),
+            mode: Mode::HumanEngine,
+            level: None,
+            movetime: None,
+        };
+        if let Err(e) = app.new_game(&first) {
+            app.shutdown();
+            return Err(e.message);
+        }
+        let server = match Server::http(("127.0.0.1", port)) {
+            Ok(server) => Arc::new(server),
+            Err(e) => {
+                app.shutdown();
+                return Err(format!("cannot listen on 127.0.0.1:{port}: {e}"));
+            }
+        };
+        let addr = server
+            .server_addr()
+            .to_ip()
+            .ok_or("the server has no IP address")?;
+        let stopping = Arc::new(AtomicBool::new(false));
+        let accept = {
+            let (server, app, stopping) = (Arc::clone(&server), Arc::clone(&app), stopping.clone());
+            std::thread::Builder::new()
+                .name("web-accept".into())
+                .spawn(move || accept_loop(&server, &app, &stopping))
+                .map_err(|e| format!("cannot start the server thread: {e}"))?
+        };
+        Ok(WebServer {
+            addr,
+            server,
+            app,
+            stopping,
+            accept: Some(accept),
+        })
+    }
+
+    /// The address served, `127.0.0.1:PORT`.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Serves until the process ends.
+    pub fn wait(mut self) {
+        if let Some(accept) = self.accept.take() {
+            let _ = accept.join();
+        }
+    }
+
+    /// Stops serving, ends the event streams and quits the engines.
+    pub fn stop(mut self) {
+        self.stopping.store(true, Ordering::SeqCst);
+        self.server.unblock();
+        if let Some(accept) = self.accept.take() {
+            let _ = accept.join();
+        }
+        self.app.shutdown();
+    }
+}
+
+fn accept_loop(server: &Server, app: &Arc<App>, stopping: &AtomicBool) {
+    while !stopping.load(Ordering::SeqCst) {
+        let request = match server.recv() {
+            Ok(request) => request,
+            Err(e) => {
+                if !stopping.load(Ordering::SeqCst) {
+                    log::warn!("ludus web: {e}");
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                continue;
+            }
+        };
+        let app = Arc::clone(app);
+        let spawned = std::thread::Builder::new()
+            .name("web-request".into())
+            .spawn(move || handle(&app, request));
+        if let Err(e) = spawned {
+            log::warn!("ludus web: cannot start a request thread: {e}");
+        }
+    }
+}
+
+impl App {
+    /// The game the first session plays: Sight if the engine has it, else its first game.
+    fn first_game(&self) -> GameId {
+        let games = self.games();
+        games
+            .iter()
+            .copied()
+            .find(|&g| g == GameId::Sight)
+            .or(games.first().copied())
+            .unwrap_or(GameId::Sight)
+    }
+
+    /// The games the engine plays: those of its `UCI_Variant` choices that ludus draws.
+    fn games(&self) -> Vec<GameId> {
+        match self.info.option("UCI_Variant") {
+            Some(option) => option
+                .vars
+                .iter()
+                .filter_map(|v| GameId::from_name(v))
+                .collect(),
+            None => vec![GameId::Sight],
+        }
+    }
+
+    /// What the new-game dialog offers.
+    fn setup_json(&self) -> Value {
+        let games: Vec<Value> = self
+            .games()
+            .into_iter()
+            .map(|g| json!({ "name": g.name(), "sides": reason::side_names(g) }))
+            .collect();
+        json!({ "engine": self.info.name, "games": games, "options": self.info.options })
+    }
+}
+
+fn header(name: &str, value: &str) -> Option<Header> {
+    Header::from_bytes(name.as_bytes(), value.as_bytes()).ok()
+}
+
+fn respond(request: Request, status: u16, content_type: &str, body: String) {
+    let mut response = Response::from_string(body).with_status_code(status);
+    for h in [
+        header("Content-Type", content_type),
+        header("Cache-Control", "no-store"),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        response.add_header(h);
+    }
+    if let Err(e) = request.respond(response) {
+        log::debug!("ludus web: cannot answer: {e}");
+    }
+}
+
+fn respond_json(request: Request, result: Result<Value, ApiError>) {
+    match result {
+        Ok(value) => respond(request, 200, "application/json", value.to_string()),
+        Err(e) => respond(
+            request,
+            e.status,
+            "application/json",
+            json!({ "error": e.message }).to_string(),
+        ),
+    }
+}
+
+/// Whether the request names this machine (against DNS rebinding).
+fn local_host(request: &Request) -> bool {
+    let host = request
+        .headers()
+        .iter()
+        .find(|h| h.field.equiv("Host"))
+        .map(|h| h.value.as_str().to_ascii_lowercase());
+    let Some(host) = host else {
+        return false;
+    };
+    let name = match host.rsplit_once(':') {
+        Some((name, port)) if port.chars().all(|c| c.is_ascii_digit()) => name,
+        _ => host.as_str(),
+    };
+    matches!(name, "127.0.0.1" | "localhost" | "[::1]")
+}
+
+fn json_body<T: DeserializeOwned>(body: &str) -> Result<T, ApiError> {
+    serde_json::from_str(body).map_err(|e| ApiError::new(400, format!("bad request body: {e}")))
+}
+
+fn handle(app: &App, mut request: Request) {
+    let url = request.url().to_string();
+    let path = url.split('?').next().unwrap_or_default();
+    if !local_host(&request) {
+        respond(request, 403, "text/plain", "only for this machine\n".into());
+        return;
+    }
+    let method = request.method().clone();
+    if method == Method::Get {
+        let asset = if path == "/" { "/index.html" } else { path };
+        if let Some((_, content_type, text)) = ASSETS.iter().find(|(p, _, _)| *p == asset) {
+            respond(request, 200, content_type, text.to_string());
+            return;
+        }
+        let (content_type, body) = match path {
+            "/api/setup" => ("application/json", app.setup_json().to_string()),
+            "/api/state" => ("application/json", app.state().to_string()),
+            "/api/export" => ("text/plain; charset=utf-8", app.export()),
+            "/api/events" => {
+                let Some(rx) = app.hub.subscribe() else {
+                    respond(request, 503, "text/plain", "shutting down\n".into());
+                    return;
+                };
+                let first = format!("event: state\ndata: {}\n\n", app.state());
+                events::stream(request.into_writer(), first, rx);
+                return;
+            }
+            _ => {
+                respond(request, 404, "text/plain", "not found\n".into());
+                return;
+            }
+        };
+        respond(request, 200, content_type, body);
+        return;
+    }
+    if method != Method::Post {
+        respond(request, 405, "text/plain", "GET or POST\n".into());
+        return;
+    }
+    let is_json = request
+        .headers()
+        .iter()
+        .any(|h| h.field.equiv("Content-Type") && h.value.as_str().starts_with("application/json"));
+    let mut body = String::new();
+    let read = request.as_reader().take(MAX_BODY).read_to_string(&mut body);
+    if !is_json || read.is_err() {
+        let e = ApiError::new(
+            400,
+            "the body must be JSON (Content-Type: application/json)",
+        );
+        respond_json(request, Err(e));
+        return;
+    }
+    let result = match path {
+        "/api/new" => json_body::<NewGame>(&body).and_then(|r| app.new_game(&r)),
+        "/api/move" => json_body::<MoveRequest>(&body).and_then(|r| app.play(&r)),
+        "/api/load" => json_body::<LoadRequest>(&body).and_then(|r| app.load(&r)),
+        "/api/pause" => json_body::<PauseRequest>(&body).and_then(|r| app.pause(&r)),
+        "/api/undo" => app.undo(),
+        "/api/redo" => app.redo(),
+        "/api/hint" => app.hint(),
+        _ => Err(ApiError::new(404, format!("no such action: {path}"))),
+    };
+    respond_json(request, result);
+}

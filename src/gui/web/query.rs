@@ -1,0 +1,154 @@
+//! The page's questions to the engine, all through the protocol: set the game and its rules,
+//! read a position's state with `query`, check a pasted position, and the moves a pasted
+//! `startpos moves …` / `fen … moves …` line names.
+
+use std::time::Duration;
+
+use crate::referee::engine_process::{EngineFailure, EngineProcess};
+
+use super::session::Snapshot;
+
+/// How long one query or `isready` may take.
+pub const QUERY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How long a pasted position's check (`go depth 1`) may take.
+const CHECK_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The engine settings of a game: `UCI_Variant` (when the engine has it), rule options, and
+/// the `Level` (searching engine only).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSetup {
+    /// The `UCI_Variant` value, if the engine advertises the option.
+    pub variant: Option<String>,
+    /// Rule options, NAME and VALUE.
+    pub options: Vec<(String, String)>,
+    /// The `Level` value, if any.
+    pub level: Option<String>,
+}
+
+/// Why a position's state could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum QueryError {
+    /// The engine refused the position (`query fen` answered `(none)`).
+    Rejected,
+    /// The engine did not answer or died; it should be restarted.
+    Engine(String),
+}
+
+/// Sends the setup's options and `uginewgame`, and waits for `readyok`.
+pub fn configure(engine: &mut EngineProcess, setup: &EngineSetup) -> Result<(), EngineFailure> {
+    if let Some(variant) = &setup.variant {
+        engine.set_option("UCI_Variant", variant)?;
+    }
+    for (name, value) in &setup.options {
+        engine.set_option(name, value)?;
+    }
+    if let Some(level) = &setup.level {
+        engine.set_option("Level", level)?;
+    }
+    engine.new_game(QUERY_TIMEOUT)
+}
+
+/// Sends `position_line` and reads the position's state with `query fen`, `legalmoves`,
+/// `p1turn`, `gameover` and `result`.
+pub fn snapshot(engine: &mut EngineProcess, position_line: &str) -> Result<Snapshot, QueryError> {
+    engine
+        .send(position_line)
+        .map_err(|e| QueryError::Engine(e.to_string()))?;
+    let mut ask = |what: &str| {
+        engine
+            .query_text(what, QUERY_TIMEOUT)
+            .ok_or_else(|| QueryError::Engine(format!("no answer to query {what}")))
+    };
+    let fen = ask("fen")?;
+    if fen == "(none)" {
+        return Err(QueryError::Rejected);
+    }
+    let legal = ask("legalmoves")?;
+    let legal = if legal == "(none)" {
+        Vec::new()
+    } else {
+        legal.split_whitespace().map(str::to_string).collect()
+    };
+    Ok(Snapshot {
+        fen,
+        legal,
+        p1turn: ask("p1turn")? == "true",
+        gameover: ask("gameover")? == "true",
+        result: ask("result")?,
+    })
+}
+
+/// Whether the engine takes `position_line`: it is sent with `go depth 1`, and the first
+/// `info string error …` line the engine answers is the reason it is refused. `Ok(Err(…))`
+/// is a refusal; `Err(…)` an engine that failed.
+pub fn check_position(
+    engine: &mut EngineProcess,
+    position_line: &str,
+) -> Result<Result<(), String>, EngineFailure> {
+    let mut errors = Vec::new();
+    let answer = engine.go_watching(position_line, "depth 1", None, CHECK_TIMEOUT, &mut |l| {
+        if let Some(rest) = l.strip_prefix("info string error ") {
+            errors.push(rest.to_string());
+        }
+    });
+    if let Some(first) = errors.into_iter().next() {
+        return Ok(Err(first));
+    }
+    match answer {
+        // A finished game answers `bestmove (none)`: the position itself is fine.
+        Ok(_) | Err(EngineFailure::BadOutput(_)) => Ok(Ok(())),
+        Err(failure) => Err(failure),
+    }
+}
+
+/// Reads a pasted position: `[position] startpos [moves …]`, `[position] fen <F> [moves …]`,
+/// or a bare position `<F> [moves …]`. Returns the start (`startpos` or `fen <F>`) and the
+/// moves.
+pub fn parse_position_text(text: &str) -> Result<(String, Vec<String>), String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let words = match words.first() {
+        Some(&"position") => &words[1..],
+        _ => &words[..],
+    };
+    let (head, moves) = match words.iter().position(|&w| w == "moves") {
+        Some(at) => (&words[..at], &words[at + 1..]),
+        None => (words, &[][..]),
+    };
+    let start = match head {
+        [] => {
+            return Err("paste a position: startpos [moves …] or fen <position> [moves …]".into());
+        }
+        ["startpos"] => "startpos".to_string(),
+        ["startpos", ..] => return Err("startpos takes no position text; use fen".into()),
+        ["fen"] => return Err("fen needs a position".into()),
+        ["fen", fen @ ..] => format!("fen {}", fen.join(" ")),
+        fen => format!("fen {}", fen.join(" ")),
+    };
+    Ok((start, moves.iter().map(|m| m.to_string()).collect()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pasted_positions_are_read_in_every_form() {
+        let moves = |m: &[&str]| m.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            parse_position_text("position startpos moves c3 c4"),
+            Ok(("startpos".into(), moves(&["c3", "c4"])))
+        );
+        assert_eq!(
+            parse_position_text(" fen 5:x5/x5/x5/x5/x5 w\n"),
+            Ok(("fen 5:x5/x5/x5/x5/x5 w".into(), vec![]))
+        );
+        assert_eq!(
+            parse_position_text("- 54321/54321 d P - 0/0 0/0 moves 7h00"),
+            Ok(("fen - 54321/54321 d P - 0/0 0/0".into(), moves(&["7h00"])))
+        );
+        assert!(parse_position_text("  ").is_err());
+        assert!(parse_position_text("fen moves c3").is_err());
+        assert!(parse_position_text("startpos x moves c3").is_err());
+    }
+}

@@ -1,0 +1,347 @@
+//! The game on the page: its settings (game, rule options, who plays each seat, the engine's
+//! level and time), where it started, the moves played and taken back, and what the engine
+//! last said about the position (`query fen`, `legalmoves`, `p1turn`, `gameover`, `result`).
+//! Nothing here talks to an engine; [`super::app`] does, and keeps this up to date.
+
+use std::time::Instant;
+
+use serde::Deserialize;
+
+use crate::game::GameId;
+use crate::referee::game_record::ReportedScore;
+
+/// Who plays a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seat {
+    /// A person clicking on the page.
+    Human,
+    /// The engine.
+    Engine,
+}
+
+/// The four modes of the new-game dialog.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub enum Mode {
+    /// Two people.
+    #[serde(rename = "hh")]
+    HumanHuman,
+    /// A person as player one against the engine.
+    #[serde(rename = "he")]
+    HumanEngine,
+    /// The engine as player one against a person.
+    #[serde(rename = "eh")]
+    EngineHuman,
+    /// The engine against itself, to watch.
+    #[serde(rename = "ee")]
+    EngineEngine,
+}
+
+impl Mode {
+    /// Who plays player one and player two.
+    pub fn seats(self) -> [Seat; 2] {
+        match self {
+            Mode::HumanHuman => [Seat::Human, Seat::Human],
+            Mode::HumanEngine => [Seat::Human, Seat::Engine],
+            Mode::EngineHuman => [Seat::Engine, Seat::Human],
+            Mode::EngineEngine => [Seat::Engine, Seat::Engine],
+        }
+    }
+
+    /// The short name the page uses (`hh`, `he`, `eh`, `ee`).
+    pub fn code(self) -> &'static str {
+        match self {
+            Mode::HumanHuman => "hh",
+            Mode::HumanEngine => "he",
+            Mode::EngineHuman => "eh",
+            Mode::EngineEngine => "ee",
+        }
+    }
+}
+
+/// How a game is played: chosen in the new-game dialog.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The game.
+    pub game: GameId,
+    /// Rule options of the game (`Sight_BoardSize` = `7`), checked against the engine's.
+    pub options: Vec<(String, String)>,
+    /// Who plays each seat.
+    pub mode: Mode,
+    /// The engine's `Level`, if it has the option and one was chosen.
+    pub level: Option<String>,
+    /// Milliseconds per engine move (and per hint).
+    pub movetime: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            game: GameId::Sight,
+            options: Vec::new(),
+            mode: Mode::HumanEngine,
+            level: None,
+            movetime: 1000,
+        }
+    }
+}
+
+/// One move of the game, with what its player reported.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The move in the protocol notation.
+    pub text: String,
+    /// Whether player one made it.
+    pub by_p1: bool,
+    /// The engine's last score for it (engine moves only).
+    pub score: Option<ReportedScore>,
+    /// The depth of that score.
+    pub depth: Option<u32>,
+    /// Milliseconds the player took.
+    pub time_ms: u64,
+}
+
+/// What the engine says about the current position.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Snapshot {
+    /// `query fen`.
+    pub fen: String,
+    /// `query legalmoves` (empty for `(none)`).
+    pub legal: Vec<String>,
+    /// `query p1turn`.
+    pub p1turn: bool,
+    /// `query gameover`.
+    pub gameover: bool,
+    /// `query result`: `p1win`, `p2win`, `draw` or `none`.
+    pub result: String,
+}
+
+/// The engine's suggestion for the side to move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hint {
+    /// The suggested move.
+    pub mv: String,
+    /// The number of moves played when it was asked for.
+    pub ply: usize,
+}
+
+/// The game on the page.
+#[derive(Debug)]
+pub struct Session {
+    /// How it is played.
+    pub settings: Settings,
+    /// Where it started: `startpos` or `fen <position>`.
+    pub start: String,
+    /// The start position in the game's notation.
+    pub start_fen: String,
+    /// The moves played.
+    pub moves: Vec<Played>,
+    /// Moves taken back, the next one to redo last.
+    pub redo: Vec<Played>,
+    /// The current position as the engine sees it.
+    pub snap: Snapshot,
+    /// The board drawing of the current position.
+    pub svg: String,
+    /// Counts changes; the page keeps the state with the highest.
+    pub seq: u64,
+    /// Numbers engine move searches; a result of an older one is ignored.
+    pub search_gen: u64,
+    /// Whether the engine is thinking about a move of the current position.
+    pub thinking: bool,
+    /// Numbers hint searches.
+    pub hint_gen: u64,
+    /// Whether a hint search runs.
+    pub hinting: bool,
+    /// The last hint, while its position is on the board.
+    pub hint: Option<Hint>,
+    /// Whether engine moves are held back (watch mode's Pause, or after an engine failure).
+    pub paused: bool,
+    /// The last engine problem, shown on the page.
+    pub error: Option<String>,
+    /// When the side to move got the turn.
+    pub turn_started: Instant,
+}
+
+impl Session {
+    /// A session that has not asked the engine anything yet.
+    pub fn new(settings: Settings) -> Session {
+        Session {
+            settings,
+            start: "startpos".into(),
+            start_fen: String::new(),
+            moves: Vec::new(),
+            redo: Vec::new(),
+            snap: Snapshot::default(),
+            svg: String::new(),
+            seq: 0,
+            search_gen: 0,
+            thinking: false,
+            hint_gen: 0,
+            hinting: false,
+            hint: None,
+            paused: false,
+            error: None,
+            turn_started: Instant::now(),
+        }
+    }
+
+    /// The `position …` command of the current position, with every move from the start.
+    pub fn position_line(&self) -> String {
+        position_line(&self.start, self.moves.iter().map(|m| m.text.as_str()))
+    }
+
+    /// Who plays the side to move.
+    pub fn seat_to_move(&self) -> Seat {
+        self.settings.mode.seats()[usize::from(!self.snap.p1turn)]
+    }
+
+    /// Whether a person may move now.
+    pub fn human_to_move(&self) -> bool {
+        !self.snap.gameover && self.seat_to_move() == Seat::Human
+    }
+
+    /// Whether the engine should be asked for a move now (and is not already thinking).
+    pub fn engine_should_move(&self) -> bool {
+        !self.snap.gameover
+            && !self.paused
+            && !self.thinking
+            && self.seat_to_move() == Seat::Engine
+            && !self.snap.legal.is_empty()
+    }
+
+    /// Forgets searches in flight: their results will be ignored.
+    pub fn cancel_searches(&mut self) {
+        self.search_gen += 1;
+        self.hint_gen += 1;
+        self.thinking = false;
+        self.hinting = false;
+        self.hint = None;
+    }
+
+    /// Records a move just played (the caller refreshes the snapshot). Redo survives only
+    /// when the move is the one redo would replay.
+    pub fn push(&mut self, played: Played) {
+        if self.redo.last().is_some_and(|r| r.text == played.text) {
+            self.redo.pop();
+        } else {
+            self.redo.clear();
+        }
+        self.moves.push(played);
+    }
+
+    /// Takes moves back: one with two people or two engines, otherwise back to the last
+    /// position where a person was to move. Returns how many were taken back.
+    pub fn undo(&mut self) -> usize {
+        let seats = self.settings.mode.seats();
+        let humans = seats.contains(&Seat::Human);
+        let human_moved = self
+            .moves
+            .iter()
+            .any(|m| seats[usize::from(!m.by_p1)] == Seat::Human);
+        if humans && !human_moved {
+            return 0;
+        }
+        let mut taken = 0;
+        while let Some(m) = self.moves.pop() {
+            let by_human = seats[usize::from(!m.by_p1)] == Seat::Human;
+            self.redo.push(m);
+            taken += 1;
+            if by_human || !humans {
+                break;
+            }
+        }
+        taken
+    }
+
+    /// Replays taken-back moves: one with two people or two engines, otherwise up to the
+    /// next position where a person is to move. Returns how many were replayed.
+    pub fn redo(&mut self) -> usize {
+        let seats = self.settings.mode.seats();
+        let humans = seats.contains(&Seat::Human);
+        let mut replayed = 0;
+        while let Some(m) = self.redo.pop() {
+            self.moves.push(m);
+            replayed += 1;
+            let next_by_engine = self
+                .redo
+                .last()
+                .is_some_and(|n| seats[usize::from(!n.by_p1)] == Seat::Engine);
+            if !humans || !next_by_engine {
+                break;
+            }
+        }
+        replayed
+    }
+}
+
+/// `position <start> [moves …]`.
+pub fn position_line<'a>(start: &str, moves: impl Iterator<Item = &'a str>) -> String {
+    let moves: Vec<&str> = moves.collect();
+    if moves.is_empty() {
+        format!("position {start}")
+    } else {
+        format!("position {start} moves {}", moves.join(" "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn played(text: &str, by_p1: bool) -> Played {
+        Played {
+            text: text.into(),
+            by_p1,
+            score: None,
+            depth: None,
+            time_ms: 0,
+        }
+    }
+
+    fn session(mode: Mode, moves: &[(&str, bool)]) -> Session {
+        let mut s = Session::new(Settings {
+            mode,
+            ..Settings::default()
+        });
+        for (m, p1) in moves {
+            s.push(played(m, *p1));
+        }
+        s
+    }
+
+    fn texts(list: &[Played]) -> Vec<&str> {
+        list.iter().map(|m| m.text.as_str()).collect()
+    }
+
+    #[test]
+    fn undo_goes_back_to_a_human_turn_and_redo_forward_again() {
+        let mut s = session(
+            Mode::HumanEngine,
+            &[("c3", true), ("c4", false), ("a1", true)],
+        );
+        assert_eq!(s.undo(), 1);
+        assert_eq!(s.undo(), 2);
+        assert_eq!(texts(&s.moves), Vec::<&str>::new());
+        assert_eq!(s.undo(), 0);
+        assert_eq!(s.redo(), 2);
+        assert_eq!(texts(&s.moves), ["c3", "c4"]);
+        assert_eq!(s.redo(), 1);
+        assert_eq!(s.redo(), 0);
+        assert_eq!(s.position_line(), "position startpos moves c3 c4 a1");
+
+        let mut e = session(Mode::EngineHuman, &[("c3", true)]);
+        assert_eq!(e.undo(), 0, "no human move to take back");
+        let mut w = session(Mode::EngineEngine, &[("c3", true), ("c4", false)]);
+        assert_eq!((w.undo(), w.redo()), (1, 1));
+    }
+
+    #[test]
+    fn a_new_move_keeps_redo_only_when_it_is_the_move_redo_would_play() {
+        let mut s = session(Mode::HumanHuman, &[("c3", true), ("c4", false)]);
+        s.undo();
+        s.undo();
+        s.push(played("c3", true));
+        assert_eq!(texts(&s.redo), ["c4"]);
+        s.push(played("a1", false));
+        assert!(s.redo.is_empty());
+    }
+}
