@@ -269,10 +269,7 @@ fn play(
 ) -> Result<(), (i32, String)> {
     let rules = RuleSet::new(args.game, &args.options).map_err(|e| (2, e))?;
     let engine = start_engine(args).map_err(|e| (2, e))?;
-    let mut values = OptionValues::from_specs(&args.game.options());
-    for (name, value) in rules.options() {
-        values.set(name, value.clone());
-    }
+    let values = rules.values().clone();
     let mut s = Session {
         args,
         rules,

@@ -128,6 +128,11 @@ impl RuleSet {
         self.game
     }
 
+    /// Every rule option's value (defaults and the options given), as the game reads them.
+    pub fn values(&self) -> &OptionValues {
+        &self.values
+    }
+
     /// The rule options given, to be sent to every engine with `setoption`.
     pub fn options(&self) -> &[(String, String)] {
         &self.options

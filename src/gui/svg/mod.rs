@@ -16,7 +16,8 @@ mod isaac;
 mod sight;
 mod tactigon;
 
-use crate::game::{Game, GameId, OptionSpec, OptionValues};
+use crate::game::{Game, GameId, OptionValues};
+use crate::referee::rules::RuleSet;
 use std::fmt::Write as _;
 
 /// An SVG drawing (a complete `<svg …>…</svg>` string, viewBox-based so it scales) of the
@@ -49,19 +50,7 @@ pub fn board_svg(game: GameId, fen: &str, options: &[(String, String)]) -> Resul
 /// The game's option values: its defaults, overridden by `options`, each checked against the
 /// game's specs (names ignore case).
 fn option_values(game: GameId, options: &[(String, String)]) -> Result<OptionValues, String> {
-    let specs = game.options();
-    let mut values = OptionValues::from_specs(&specs);
-    for (name, value) in options {
-        let spec: &OptionSpec = specs
-            .iter()
-            .find(|s| s.name.eq_ignore_ascii_case(name))
-            .ok_or_else(|| format!("{} has no rule option '{name}'", game.name()))?;
-        let value = spec
-            .validate(value)
-            .map_err(|e| format!("option {}: {e}", spec.name))?;
-        values.set(spec.name, value);
-    }
-    Ok(values)
+    RuleSet::new(game, options).map(|rules| rules.values().clone())
 }
 
 /// Escapes text for use in XML content and in double-quoted attribute values.
