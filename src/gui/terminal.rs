@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::game::{Evaluate, GameId, GameVisitor, options::OptionValues};
+use crate::gui::{result_text, seat_names};
 use crate::referee::engine_process::{EngineCommand, EngineProcess, Proto};
 use crate::referee::rules::{MoveError, RuleSet};
 
@@ -209,17 +210,6 @@ fn is_token_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '*'
 }
 
-fn seat_name(game: GameId, p1: bool) -> &'static str {
-    match (game, p1) {
-        (GameId::Sight, true) => "White",
-        (GameId::Sight, false) => "Black",
-        (GameId::Isaac, true) => "Dark",
-        (GameId::Isaac, false) => "Light",
-        (GameId::Tactigon, true) => "Red",
-        (GameId::Tactigon, false) => "Blue",
-    }
-}
-
 /// Plays a game in the terminal: reads moves and commands from `input`, writes the board and
 /// messages to `out`. Returns the exit status: 0 when the game ended or the player quit,
 /// 1 when the engine failed, 2 when it could not start.
@@ -286,17 +276,12 @@ fn play(
             writeln!(out, "Last move: {last}   Moves: {}", s.moves.join(" ")).map_err(io)?;
         }
         if view.result != "none" {
-            let text = match view.result.as_str() {
-                "p1win" => format!("{} (player one) wins", seat_name(args.game, true)),
-                "p2win" => format!("{} (player two) wins", seat_name(args.game, false)),
-                "draw" => "Draw".to_string(),
-                other => format!("Game over: {other}"),
-            };
+            let text = result_text(args.game, &view.result);
             writeln!(out, "*** {text} after {} moves ***", s.moves.len()).map_err(io)?;
             s.engine.quit();
             return Ok(());
         }
-        let side = seat_name(args.game, view.p1_to_move);
+        let side = seat_names(args.game)[usize::from(!view.p1_to_move)];
         let seat = if view.p1_to_move { args.p1 } else { args.p2 };
         if seat == Seat::Engine {
             let mv = s.think().map_err(|e| (1, e))?;

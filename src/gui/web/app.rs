@@ -15,9 +15,10 @@ use crate::referee::engine_process::{Answer, EngineCommand, EngineProcess};
 use super::events::{Hub, parse_info};
 use super::probe::EngineInfo;
 use super::query::{EngineSetup, QueryError, configure, snapshot};
-use super::reason::{Ending, describe, side_names};
+use super::reason::{Ending, describe};
 use super::search::{Job, JobKind};
 use super::session::{Hint, Played, Seat, Session, Settings};
+use crate::gui::seat_names;
 
 /// How long an engine may take to start and finish its handshake.
 pub const START_TIMEOUT: Duration = Duration::from_secs(10);
@@ -320,7 +321,7 @@ impl App {
         json!({
             "seq": s.seq,
             "game": st.game.name(),
-            "sides": side_names(st.game),
+            "sides": seat_names(st.game),
             "options": options,
             "mode": st.mode.code(),
             "humans": seats,

@@ -252,7 +252,7 @@ impl App {
         let games: Vec<Value> = self
             .games()
             .into_iter()
-            .map(|g| json!({ "name": g.name(), "sides": reason::side_names(g) }))
+            .map(|g| json!({ "name": g.name(), "sides": crate::gui::seat_names(g) }))
             .collect();
         json!({ "engine": self.info.name, "games": games, "options": self.info.options })
     }

@@ -1,21 +1,16 @@
 //! What the engine offers, asked once at start-up: its `id name` and its `option` lines with
-//! their types, defaults, ranges and choices (the handshake of [`EngineProcess`] keeps only
-//! the names). The new-game dialog is built from them, and the values a page sends are
+//! their types, defaults, ranges and choices, read from the handshake of [`EngineProcess`].
+//! The new-game dialog is built from them, and the values a page sends are
 //! checked against them before they reach an engine.
 //!
 //! [`EngineProcess`]: crate::referee::engine_process::EngineProcess
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::lines::{BoundedLine, read_bounded_lines};
-
-/// Longest line read from the engine during the probe.
-const MAX_LINE: usize = 1 << 16;
+use crate::referee::engine_process::{EngineCommand, EngineFailure, EngineProcess, Proto};
 
 /// One `option name … type …` line of the engine.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -127,71 +122,45 @@ impl EngineInfo {
     }
 }
 
-/// Starts `cmd`, sends `ugi`, reads the `id name` and `option` lines until `ugiok`, then sends
-/// `quit` and ends the process. No `ugiok` within `timeout` is an error.
+/// Starts `cmd`, does the `ugi` handshake, keeps its `id name` and `option` lines, then
+/// sends `quit` and ends the process. No `ugiok` within `timeout` is an error.
 pub fn probe(cmd: &Path, timeout: Duration) -> Result<EngineInfo, String> {
-    let mut child = Command::new(cmd)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("cannot start the engine '{}': {e}", cmd.display()))?;
-    let (tx, rx) = crossbeam_channel::unbounded();
-    if let Some(stdout) = child.stdout.take() {
-        std::thread::spawn(move || {
-            read_bounded_lines(stdout, MAX_LINE, |line| match line {
-                BoundedLine::Text(text) => tx.send(text).is_ok(),
-                BoundedLine::TooLong(_) => true,
-            });
-        });
-    }
-    let mut stdin = child.stdin.take();
-    let said_hello = stdin
-        .as_mut()
-        .is_some_and(|s| s.write_all(b"ugi\n").and_then(|()| s.flush()).is_ok());
-    let mut info = EngineInfo {
-        name: cmd.file_name().map_or_else(
-            || "engine".to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        ),
-        options: Vec::new(),
+    let command = EngineCommand {
+        name: "engine".into(),
+        cmd: cmd.to_path_buf(),
+        dir: None,
+        args: Vec::new(),
+        proto: Proto::Ugi,
     };
-    let until = Instant::now() + timeout;
-    let mut done = false;
-    while said_hello && !done {
-        let Ok(line) = rx.recv_deadline(until) else {
-            break;
-        };
-        let mut words = line.split_whitespace();
-        match (words.next(), words.next()) {
-            (Some("ugiok"), _) => done = true,
-            (Some("id"), Some("name")) => {
-                let name = words.collect::<Vec<_>>().join(" ");
-                if !name.is_empty() {
-                    info.name = name;
-                }
-            }
-            (Some("option"), _) => info.options.extend(EngineOption::parse(&line)),
-            _ => {}
-        }
-    }
-    if let Some(mut s) = stdin.take() {
-        let _ = s.write_all(b"quit\n");
-    }
-    let stop_by = Instant::now() + Duration::from_secs(1);
-    while Instant::now() < stop_by && matches!(child.try_wait(), Ok(None)) {
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    if done {
-        Ok(info)
-    } else {
-        Err(format!(
+    let engine = EngineProcess::start(&command, timeout).map_err(|e| match e {
+        EngineFailure::Stall(_) => format!(
             "the engine '{}' did not finish its ugi handshake",
             cmd.display()
-        ))
-    }
+        ),
+        other => format!(
+            "cannot start the engine '{}': {}",
+            cmd.display(),
+            other.detail()
+        ),
+    })?;
+    let info = EngineInfo {
+        name: engine.id_name().map_or_else(
+            || {
+                cmd.file_name().map_or_else(
+                    || "engine".to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                )
+            },
+            str::to_string,
+        ),
+        options: engine
+            .option_lines()
+            .iter()
+            .filter_map(|line| EngineOption::parse(line))
+            .collect(),
+    };
+    engine.quit();
+    Ok(info)
 }
 
 #[cfg(test)]

@@ -2,15 +2,7 @@
 //! read from the final position's own fields (the protocol does not say why a game ended).
 
 use crate::game::GameId;
-
-/// The names of player one and player two in `game` (Sight's White and Black, …).
-pub fn side_names(game: GameId) -> [&'static str; 2] {
-    match game {
-        GameId::Isaac => ["Dark", "Light"],
-        GameId::Sight => ["White", "Black"],
-        GameId::Tactigon => ["Red", "Blue"],
-    }
-}
+use crate::gui::{result_text, seat_names};
 
 /// What the final position tells about the end of the game.
 pub struct Ending<'a> {
@@ -31,13 +23,8 @@ pub struct Ending<'a> {
 /// The banner text: `Black wins: White has no legal move`, `Draw: the ply cap (300) is
 /// reached`, … The reason is left out where the position does not show it.
 pub fn describe(end: &Ending) -> String {
-    let names = side_names(end.game);
-    let head = match end.result {
-        "p1win" => format!("{} (player one) wins", names[0]),
-        "p2win" => format!("{} (player two) wins", names[1]),
-        "draw" => "Draw".to_string(),
-        other => format!("Game over ({other})"),
-    };
+    let names = seat_names(end.game);
+    let head = result_text(end.game, end.result);
     let reason = match end.game {
         GameId::Sight => sight_reason(end, names),
         GameId::Isaac => isaac_reason(end.fen),

@@ -128,12 +128,17 @@ pub struct EngineProcess {
     stdin: Option<ChildStdin>,
     lines: Receiver<(Instant, Line)>,
     closed: bool,
+    /// The names of the advertised options.
     options: Vec<String>,
+    /// The `option` lines of the handshake, whole.
+    option_lines: Vec<String>,
+    /// The `id name` of the handshake.
+    id_name: Option<String>,
 }
 
 impl EngineProcess {
     /// Spawns the engine (stdin and stdout piped, stderr discarded, in `dir` if given) and does
-    /// the handshake: sends `ugi` (or `uci`), records the names of the `option` lines, and waits
+    /// the handshake: sends `ugi` (or `uci`), records the `id name` and the `option` lines, and waits
     /// up to `timeout` for `ugiok` or `uciok`. A spawn error or an early exit is a crash, no
     /// answer in time a stall.
     pub fn start(
@@ -174,6 +179,8 @@ impl EngineProcess {
             lines: rx,
             closed: false,
             options: Vec::new(),
+            option_lines: Vec::new(),
+            id_name: None,
         };
         engine.handshake(timeout)?;
         Ok(engine)
@@ -206,12 +213,28 @@ impl EngineProcess {
                     "option" => {
                         if let Some(name) = option_name(&text) {
                             self.options.push(name);
+                            self.option_lines.push(text);
+                        }
+                    }
+                    "id" => {
+                        if let Some(name) = text.trim().strip_prefix("id name ") {
+                            self.id_name = Some(name.trim().to_string());
                         }
                     }
                     _ => {}
                 },
             }
         }
+    }
+
+    /// The `option` lines the engine printed in its handshake, whole and in order.
+    pub fn option_lines(&self) -> &[String] {
+        &self.option_lines
+    }
+
+    /// The `id name` the engine gave in its handshake, if any.
+    pub fn id_name(&self) -> Option<&str> {
+        self.id_name.as_deref()
     }
 
     /// Whether the engine advertised option `name` (ASCII case-insensitive).
