@@ -358,6 +358,7 @@ impl<G: Evaluate> Worker<G> {
                 multipv: 1,
                 overhead_ms: 0,
                 root_moves: None,
+                threads: 1,
             };
             let result = run_search(&root, &params, &mut self.tables, &self.stop, &mut |_| {});
             total += result.nodes;

@@ -28,6 +28,7 @@
 //!     multipv: 1,
 //!     overhead_ms: 0,
 //!     root_moves: None,
+//!     threads: 1,
 //! };
 //! let mut tables = SearchTables::new(1, Sight::HISTORY_SIZE).expect("1 MiB");
 //! let result = search(&pos, &params, &mut tables, &AtomicBool::new(false), &mut |_| {});

@@ -61,6 +61,8 @@ fn games(results: &Path) -> Vec<String> {
 }
 
 /// Plays one pair of Sight games between `faulty.sh MODE` and ludus; returns the games.
+/// `each` holds the engines' limits: the tests that are not about time give a time margin
+/// of 500 ms, so a busy machine cannot turn their failure into a time forfeit.
 fn faulty_pair(mode: &str, each: &str, stall: &str) -> (Vec<String>, String, String) {
     let dir = scratch(mode);
     let results = dir.join("results.json");
@@ -114,25 +116,25 @@ fn assert_faulty_loses(mode: &str, each: &str, stall: &str, termination: &str) -
 
 #[test]
 fn an_engine_that_crashes_mid_game_loses_by_crash() {
-    let record = assert_faulty_loses("crash", "st=0.05", "5", "crash");
+    let record = assert_faulty_loses("crash", "st=0.05 timemargin=500", "5", "crash");
     assert!(record.contains("exited while thinking"), "{record}");
 }
 
 #[test]
 fn an_engine_that_never_answers_loses_by_stall() {
-    let record = assert_faulty_loses("hang", "st=0.05", "0.5", "stall");
+    let record = assert_faulty_loses("hang", "st=0.05 timemargin=500", "0.5", "stall");
     assert!(record.contains("no bestmove within"), "{record}");
 }
 
 #[test]
 fn an_engine_that_plays_an_illegal_move_loses_by_illegal_move() {
-    let record = assert_faulty_loses("illegal", "st=0.05", "5", "illegal-move");
+    let record = assert_faulty_loses("illegal", "st=0.05 timemargin=500", "5", "illegal-move");
     assert!(record.contains("played an illegal move"), "{record}");
 }
 
 #[test]
 fn an_engine_that_prints_garbage_loses_by_bad_output() {
-    let record = assert_faulty_loses("garbage", "st=0.05", "5", "bad-output");
+    let record = assert_faulty_loses("garbage", "st=0.05 timemargin=500", "5", "bad-output");
     assert!(record.contains("#!garbage!#"), "{record}");
 }
 

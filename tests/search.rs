@@ -37,6 +37,7 @@ fn params(limits: Limits) -> SearchParams<<Sight as Game>::Move> {
         multipv: 1,
         overhead_ms: 0,
         root_moves: None,
+        threads: 1,
     }
 }
 
@@ -283,4 +284,35 @@ fn evaluation_is_symmetric_in_the_side_to_move() {
     let a = sight("5:x5/x,w2,x3/x2,w,x2/x2,b,b,x/x5 w");
     let b = sight("5:x5/x,b2,x3/x2,b,x2/x2,w,w,x/x5 b");
     assert_eq!(a.evaluate(), b.evaluate());
+}
+
+/// Lazy SMP: with helper threads sharing the table, exact searches prove the same results as
+/// one thread, on every run.
+#[test]
+fn several_threads_prove_the_same_results_as_one() {
+    let three = Sight::start(&settings(3));
+    let four = Sight::start(&SightSettings {
+        size: 4,
+        strict_tallest: false,
+    });
+    let one_thread_four = exact(&four).score;
+    for threads in [2, 4] {
+        for _ in 0..3 {
+            let p = SearchParams {
+                threads,
+                ..params(Limits::default())
+            };
+            let (result, infos) = run(&three, &p);
+            assert_eq!(result.best.as_deref(), Some("b2"), "{threads} threads");
+            let plies = plies_to_end(&three, &mut HashMap::new());
+            assert_eq!(result.score, Some(mate_score(plies)));
+            // Reported nodes include the helpers' and never go down.
+            assert!(infos.windows(2).all(|w| w[0].nodes <= w[1].nodes));
+        }
+    }
+    let two = SearchParams {
+        threads: 2,
+        ..params(Limits::default())
+    };
+    assert_eq!(run(&four, &two).0.score, one_thread_four);
 }

@@ -102,6 +102,9 @@ const TACTIGON_OPEN: Position = Position {
     perft: &[87],
 };
 
+/// Each game's start position: the speed targets are judged there.
+const START_POSITIONS: [Position; 3] = [EMPTY, ISAAC_START, TACTIGON_START];
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
     /// `cargo bench --bench engine`.
@@ -265,7 +268,7 @@ fn main() -> ExitCode {
             verdicts.extend(bench_perft(&plan)?);
         }
         if wanted("search") {
-            bench_search(&plan)?;
+            verdicts.extend(bench_search(&plan)?);
         }
         if wanted("protocol") {
             verdicts.extend(bench_protocol(&plan)?);

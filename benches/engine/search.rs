@@ -9,7 +9,15 @@ use ludus::game::{Evaluate, GameId, GameVisitor};
 use ludus::search::{Limits, SearchInfo, SearchParams, SearchResult, SearchTables, search};
 
 use crate::report::{Table, max, median, mega, min, thousands};
-use crate::{BenchResult, Plan, Position, parse};
+use crate::{BenchResult, Plan, Position, Verdict, parse};
+
+/// Search speed targets (nodes/s, one thread, from the start position in a fixed time).
+fn target_nps(game: GameId) -> f64 {
+    match game {
+        GameId::Isaac => 1e6,
+        GameId::Sight | GameId::Tactigon => 2e6,
+    }
+}
 
 /// Size of the transposition table of every search, MiB.
 const HASH_MIB: usize = 16;
@@ -45,6 +53,7 @@ impl GameVisitor for OneSearch<'_> {
             multipv: 1,
             overhead_ms: 0,
             root_moves: None,
+            threads: 1,
         };
         let mut tables = SearchTables::new(HASH_MIB, G::HISTORY_SIZE)
             .map_err(|e| format!("cannot allocate the search tables: {e:?}"))?;
@@ -71,7 +80,7 @@ fn runs(pos: &Position, limits: &Limits, runs: usize) -> BenchResult<Vec<Run>> {
         .collect()
 }
 
-pub fn bench_search(plan: &Plan) -> BenchResult<()> {
+pub fn bench_search(plan: &Plan) -> BenchResult<Vec<Verdict>> {
     let runs_text = format!(
         "{} run{}",
         plan.search_runs,
@@ -162,8 +171,9 @@ fn fixed_depth(plan: &Plan) -> BenchResult<()> {
     Ok(())
 }
 
-/// How deep a `go movetime` search gets: the last completed iteration and the speed.
-fn fixed_time(plan: &Plan) -> BenchResult<()> {
+/// How deep a `go movetime` search gets: the last completed iteration and the speed, judged
+/// against the game's nodes/s target.
+fn fixed_time(plan: &Plan) -> BenchResult<Vec<Verdict>> {
     println!("### Depth reached in a fixed time (`Limits {{ movetime_ms }}`, no overhead)\n");
     let mut table = Table::new(&[
         "game",
@@ -178,6 +188,7 @@ fn fixed_time(plan: &Plan) -> BenchResult<()> {
         "nodes/s",
         "bestmove",
     ]);
+    let mut verdicts = Vec::new();
     for (pos, movetime) in &plan.timed_searches {
         let limits = Limits {
             movetime_ms: Some(*movetime),
@@ -210,6 +221,17 @@ fn fixed_time(plan: &Plan) -> BenchResult<()> {
             .map(|r| r.result.best.clone().unwrap_or_else(|| "(none)".into()))
             .collect();
         moves.dedup();
+        let target = target_nps(pos.game);
+        verdicts.push(Verdict {
+            target: format!(
+                "search ({} {}, {movetime} ms) ≥ {} nodes/s",
+                pos.game,
+                pos.name,
+                mega(target)
+            ),
+            figure: format!("{} median", mega(median(&nps))),
+            met: median(&nps) >= target,
+        });
         table.row(vec![
             pos.game.to_string(),
             pos.name.to_string(),
@@ -225,5 +247,5 @@ fn fixed_time(plan: &Plan) -> BenchResult<()> {
         ]);
     }
     table.print();
-    Ok(())
+    Ok(verdicts)
 }

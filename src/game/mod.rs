@@ -92,7 +92,7 @@ impl Display for IllegalMove {
 ///   parsed from scratch.
 pub trait Game: Clone + Debug + PartialEq + Send + 'static {
     /// One move, small and copyable.
-    type Move: Copy + Eq + Hash + Debug + Send + 'static;
+    type Move: Copy + Eq + Hash + Debug + Send + Sync + PackedMove + 'static;
     /// Rule switches that hold for a whole game (board size, rule variants).
     type Settings: Clone + Debug + Send + Sync + 'static;
 
@@ -177,6 +177,14 @@ pub trait Game: Clone + Debug + PartialEq + Send + 'static {
     }
 }
 
+/// A move packed into 32 bits, for the transposition table that search threads share.
+pub trait PackedMove: Sized {
+    /// The move's bits.
+    fn pack(self) -> u32;
+    /// The move back from [`PackedMove::pack`]'s bits; `None` for bits no move packs to.
+    fn unpack(bits: u32) -> Option<Self>;
+}
+
 /// Search knowledge for a game, kept apart from its rules.
 pub trait Evaluate: Game {
     /// Number of slots in the history table; [`Evaluate::history_index`] is below it.
@@ -185,6 +193,14 @@ pub trait Evaluate: Game {
     const BENCH_FENS: &'static [&'static str];
     /// The fixed depth `bench` searches each of [`Evaluate::BENCH_FENS`] to.
     const BENCH_DEPTH: u32;
+
+    /// Half-width of the search's first aspiration window around the previous iteration's
+    /// score, in the evaluation's unit; `None` searches every iteration with an infinite
+    /// window. Set per game only where a referee SPRT showed a gain (docs/strength.md).
+    const ASPIRATION_WINDOW: Option<i32> = None;
+    /// Whether the search reduces late quiet moves (late-move reductions). Set per game only
+    /// where a referee SPRT showed a gain (docs/strength.md).
+    const LATE_MOVE_REDUCTIONS: bool = false;
 
     /// Static evaluation from the side to move's view, in the game's documented unit
     /// (centipawn-like: 100 is a clear advantage). Never called on finished positions.
@@ -199,6 +215,11 @@ pub trait Evaluate: Game {
     /// Moves worth searching beyond the horizon (captures and the like). None by default.
     fn noisy_moves(&self, out: &mut Vec<Self::Move>) {
         out.clear();
+    }
+    /// Whether `m` is one of [`Evaluate::noisy_moves`]: such moves are never reduced by the
+    /// search. False by default.
+    fn is_noisy(&self, _m: Self::Move) -> bool {
+        false
     }
     /// Whether the side to move must answer a threat this move (like check in chess), so that
     /// quiescence may not stand pat and searches every move. False by default.

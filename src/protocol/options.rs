@@ -3,12 +3,13 @@
 
 use crate::game::{GameId, OptionSpec};
 use crate::search::levels::Level;
+use crate::search::smp::MAX_THREADS;
 
 /// `UCI_Variant`: the game being played.
 pub const VARIANT: &str = "UCI_Variant";
 /// `Hash`: transposition table size in MiB.
 pub const HASH: &str = "Hash";
-/// `Threads`: search threads (one, until Lazy SMP arrives).
+/// `Threads`: search threads sharing the transposition table (Lazy SMP).
 pub const THREADS: &str = "Threads";
 /// `MultiPV`: number of best lines reported.
 pub const MULTIPV: &str = "MultiPV";
@@ -34,7 +35,7 @@ pub fn all_specs() -> Vec<OptionSpec> {
     let mut specs = vec![
         OptionSpec::combo(VARIANT, GameId::DEFAULT.name(), &variants),
         OptionSpec::spin(HASH, DEFAULT_HASH_MIB, 1, MAX_HASH_MIB),
-        OptionSpec::spin(THREADS, 1, 1, 1),
+        OptionSpec::spin(THREADS, 1, 1, MAX_THREADS as i64),
         OptionSpec::spin(MULTIPV, 1, 1, 256),
         OptionSpec::spin(MOVE_OVERHEAD, 10, 0, 5000),
         OptionSpec::button(CLEAR_HASH),

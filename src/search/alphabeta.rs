@@ -2,18 +2,34 @@
 //! table, killer and history ordering, mate-distance pruning and a quiescence search over the
 //! game's noisy moves. Generic over [`Evaluate`]; nothing game-specific lives here.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
+use super::is_proven_within;
 use super::limits::Deadlines;
-use super::ordering::{Killers, MAX_PLY, promote, sort_by_history};
+use super::ordering::{History, Killers, MAX_PLY, promote, sort_by_history};
 use super::score::{INFINITY, MATE, terminal_score};
-use super::tt::Bound;
-use super::{SearchTables, is_proven_within};
+use super::tt::{Bound, TranspositionTable};
 use crate::game::{Evaluate, Outcome};
 
 /// How often (in nodes) the clock and the stop flag are looked at.
-const POLL_INTERVAL: u64 = 1024;
+pub const POLL_INTERVAL: u64 = 1024;
+
+/// Moves searched before late-move reductions start.
+const LMR_FULL_MOVES: usize = 3;
+/// Shallowest remaining depth at which late moves are reduced.
+const LMR_MIN_DEPTH: u32 = 3;
+
+/// Plies the `index`-th move (0-based) is reduced by at `depth`: none for the first moves or
+/// at shallow depth, then growing with the logarithms of both; the reduced search keeps at
+/// least one ply.
+fn reduction(depth: u32, index: usize) -> u32 {
+    if depth < LMR_MIN_DEPTH || index < LMR_FULL_MOVES {
+        return 0;
+    }
+    let r = (depth as f64).ln() * (index as f64).ln() / 2.0;
+    (r as u32).clamp(1, depth - 2)
+}
 
 /// One completed root line: its score and principal variation.
 #[derive(Clone, Debug)]
@@ -24,9 +40,27 @@ pub struct RootLine<M> {
     pub pv: Vec<M>,
 }
 
-/// The state of one search.
+/// Where a thread's search stands among the threads of one search (Lazy SMP).
+#[derive(Clone, Copy)]
+pub enum Role<'a> {
+    /// The thread whose result is played; `helper_nodes` is what the helpers have counted.
+    Main {
+        /// Nodes counted by helper threads so far.
+        helper_nodes: &'a AtomicU64,
+    },
+    /// A helper: it only fills the shared transposition table, and adds its node count to
+    /// `nodes` every [`POLL_INTERVAL`] nodes.
+    Helper {
+        /// The shared count of helper nodes.
+        nodes: &'a AtomicU64,
+    },
+}
+
+/// The state of one search thread.
 pub struct AlphaBeta<'a, G: Evaluate> {
-    tables: &'a mut SearchTables<G::Move>,
+    tt: &'a TranspositionTable<G::Move>,
+    history: &'a mut History,
+    role: Role<'a>,
     stop: &'a AtomicBool,
     deadlines: Deadlines,
     node_limit: Option<u64>,
@@ -46,15 +80,20 @@ pub struct AlphaBeta<'a, G: Evaluate> {
 }
 
 impl<'a, G: Evaluate> AlphaBeta<'a, G> {
-    /// A search using `tables`, stopped by `stop`, the deadlines or the node limit.
+    /// A search thread using the shared `tt` and its own `history`, stopped by `stop`, the
+    /// deadlines or the node limit (counted over all threads).
     pub fn new(
-        tables: &'a mut SearchTables<G::Move>,
+        tt: &'a TranspositionTable<G::Move>,
+        history: &'a mut History,
+        role: Role<'a>,
         stop: &'a AtomicBool,
         deadlines: Deadlines,
         node_limit: Option<u64>,
     ) -> Self {
         AlphaBeta {
-            tables,
+            tt,
+            history,
+            role,
             stop,
             deadlines,
             node_limit,
@@ -72,7 +111,16 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
 
     /// Fill-rate of the transposition table in permille.
     pub fn hashfull(&self) -> u32 {
-        self.tables.tt.hashfull()
+        self.tt.hashfull()
+    }
+
+    /// Nodes searched by every thread so far (exact for this thread, up to the last
+    /// [`POLL_INTERVAL`] for helpers).
+    pub fn total_nodes(&self) -> u64 {
+        match self.role {
+            Role::Main { helper_nodes } => self.nodes + helper_nodes.load(Ordering::Relaxed),
+            Role::Helper { .. } => self.nodes,
+        }
     }
 
     fn should_abort(&mut self) -> bool {
@@ -85,33 +133,42 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
         if self.node_limit.is_some_and(|n| self.nodes >= n) {
             self.aborted = true;
         } else if self.nodes.is_multiple_of(POLL_INTERVAL) {
+            if let Role::Helper { nodes } = self.role {
+                nodes.fetch_add(POLL_INTERVAL, Ordering::Relaxed);
+            }
+            let over = self.node_limit.is_some_and(|n| self.total_nodes() >= n);
             let late = self.deadlines.hard.is_some_and(|h| Instant::now() >= h);
-            self.aborted = late || self.stop.load(Ordering::Relaxed);
+            self.aborted = over || late || self.stop.load(Ordering::Relaxed);
         }
         self.aborted
     }
 
-    /// Searches the root moves not in `excluded` to `depth` and returns the best line, or
-    /// `None` if the search was cut short before it finished.
+    /// Searches the root moves not in `excluded` to `depth` within the window
+    /// `(alpha, beta)` and returns the best line, or `None` if the search was cut short
+    /// before it finished. A score at or below `alpha` (fail low: its line is just the first
+    /// move) or at or above `beta` (fail high) is a bound, not the value: the caller widens
+    /// the window and searches again.
     pub fn search_root(
         &mut self,
         root: &G,
         moves: &[G::Move],
         excluded: &[G::Move],
         depth: u32,
+        window: (i32, i32),
     ) -> Option<RootLine<G::Move>> {
-        let mut alpha = -INFINITY;
+        let (original_alpha, beta) = window;
+        let mut alpha = original_alpha;
         let mut best: Option<RootLine<G::Move>> = None;
         self.nodes += 1;
-        for &m in moves.iter().filter(|m| !excluded.contains(m)) {
+        for (i, &m) in moves.iter().filter(|m| !excluded.contains(m)).enumerate() {
             let mut child = root.clone();
             child.play(m);
-            let score = if best.is_none() {
-                self.child(root, &child, depth - 1, 1, alpha, INFINITY)
+            let score = if i == 0 {
+                self.child(root, &child, depth - 1, 1, alpha, beta)
             } else {
                 let s = self.child(root, &child, depth - 1, 1, alpha, alpha + 1);
-                if s > alpha && !self.aborted {
-                    self.child(root, &child, depth - 1, 1, alpha, INFINITY)
+                if s > alpha && s < beta && !self.aborted {
+                    self.child(root, &child, depth - 1, 1, alpha, beta)
                 } else {
                     s
                 }
@@ -119,19 +176,31 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
             if self.aborted {
                 return None;
             }
+            if best.as_ref().is_none_or(|b| score > b.score) {
+                let mut pv = vec![m];
+                if score > alpha {
+                    pv.extend_from_slice(&self.pv_table[1]);
+                }
+                best = Some(RootLine { score, pv });
+            }
             if score > alpha {
                 alpha = score;
-                let mut pv = vec![m];
-                pv.extend_from_slice(&self.pv_table[1]);
-                best = Some(RootLine { score, pv });
+                if score >= beta {
+                    break;
+                }
             }
         }
         if let Some(line) = &best {
-            let bound = Bound::Exact;
-            if excluded.is_empty() {
-                self.tables
-                    .tt
-                    .store(root.hash(), Some(line.pv[0]), line.score, depth, bound, 0);
+            let exact = line.score > original_alpha && line.score < beta;
+            if excluded.is_empty() && exact {
+                self.tt.store(
+                    root.hash(),
+                    Some(line.pv[0]),
+                    line.score,
+                    depth,
+                    Bound::Exact,
+                    0,
+                );
             }
         }
         best
@@ -184,7 +253,7 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
         let pv_node = beta - alpha > 1;
         let key = pos.hash();
         let mut tt_move = None;
-        if let Some(entry) = self.tables.tt.probe(key) {
+        if let Some(entry) = self.tt.probe(key) {
             tt_move = entry.best;
             let s = entry.score(ply);
             if !pv_node && entry.depth as u32 >= depth {
@@ -208,6 +277,7 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
         }
         let promoted = promote(&mut moves, tt_move, &self.killers, ply);
 
+        let in_check = pos.must_respond();
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
@@ -215,18 +285,30 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
         let tried_start = tried.len();
         for i in 0..moves.len() {
             if i == promoted {
-                let history = &self.tables.history;
-                sort_by_history(pos, &mut moves[i..], &mut self.scored, history);
+                sort_by_history(pos, &mut moves[i..], &mut self.scored, self.history);
             }
             let m = moves[i];
             let mut child = pos.clone();
             child.play(m);
+            let threat = child.must_respond();
+            let new_depth = depth - 1;
             let score = if i == 0 {
-                self.child(pos, &child, depth - 1, ply + 1, alpha, beta)
+                self.child(pos, &child, new_depth, ply + 1, alpha, beta)
             } else {
-                let s = self.child(pos, &child, depth - 1, ply + 1, alpha, alpha + 1);
+                // Late-move reduction: a quiet move late in the order is first searched
+                // shallower, and again at full depth only if it beats alpha.
+                let quiet = i >= promoted && !pos.is_noisy(m) && !threat;
+                let r = if G::LATE_MOVE_REDUCTIONS && quiet && !in_check {
+                    reduction(depth, i)
+                } else {
+                    0
+                };
+                let mut s = self.child(pos, &child, new_depth - r, ply + 1, alpha, alpha + 1);
+                if r > 0 && s > alpha && !self.aborted {
+                    s = self.child(pos, &child, new_depth, ply + 1, alpha, alpha + 1);
+                }
                 if s > alpha && s < beta && !self.aborted {
-                    self.child(pos, &child, depth - 1, ply + 1, alpha, beta)
+                    self.child(pos, &child, new_depth, ply + 1, alpha, beta)
                 } else {
                     s
                 }
@@ -246,9 +328,7 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
                     if score >= beta {
                         self.killers.record(ply, m);
                         let good = pos.history_index(m);
-                        self.tables
-                            .history
-                            .reward(good, &tried[tried_start..], depth);
+                        self.history.reward(good, &tried[tried_start..], depth);
                         break;
                     }
                 }
@@ -268,9 +348,7 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
         } else {
             Bound::Upper
         };
-        self.tables
-            .tt
-            .store(key, best_move, best_score, depth, bound, ply);
+        self.tt.store(key, best_move, best_score, depth, bound, ply);
         best_score
     }
 

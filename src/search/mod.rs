@@ -7,29 +7,31 @@ pub mod levels;
 pub mod limits;
 pub mod ordering;
 pub mod score;
+pub mod smp;
 pub mod tt;
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use crate::game::Evaluate;
-use alphabeta::{AlphaBeta, RootLine};
+use crate::game::{Evaluate, PackedMove};
+use alphabeta::{AlphaBeta, Role, RootLine};
+use limits::Deadlines;
 pub use limits::{Clock, Limits};
 use ordering::{History, MAX_PLY};
 pub use score::Score;
-use score::{MATE, MATE_BOUND};
+use score::{INFINITY, MATE, MATE_BOUND};
 use tt::{AllocError, TranspositionTable};
 
 /// What survives from one search to the next within a game: the transposition table and the
 /// history table. `uginewgame` clears both.
-pub struct SearchTables<M: Copy> {
+pub struct SearchTables<M: PackedMove> {
     /// The transposition table.
     pub tt: TranspositionTable<M>,
     /// History heuristic for move ordering.
     pub history: History,
 }
 
-impl<M: Copy> SearchTables<M> {
+impl<M: PackedMove> SearchTables<M> {
     /// Tables with a transposition table of `hash_mib` MiB.
     pub fn new(hash_mib: usize, history_size: usize) -> Result<Self, AllocError> {
         Ok(SearchTables {
@@ -56,6 +58,8 @@ pub struct SearchParams<M> {
     pub overhead_ms: i64,
     /// Only these root moves (`go searchmoves`); `None` for all legal moves.
     pub root_moves: Option<Vec<M>>,
+    /// Search threads (`Threads`); 1 searches on the calling thread alone.
+    pub threads: usize,
 }
 
 /// One `info` line's worth of progress.
@@ -112,9 +116,50 @@ fn pv_strings<G: Evaluate>(root: &G, pv: &[G::Move]) -> Vec<String> {
         .collect()
 }
 
+/// First depth searched with an aspiration window.
+const ASPIRATION_MIN_DEPTH: u32 = 4;
+
+/// One root search to `depth` with an aspiration window of the game's
+/// [`Evaluate::ASPIRATION_WINDOW`] around `guess`: on a fail low or high the window widens on
+/// that side (doubling its step) until the score falls inside it. With no guess, a proven
+/// result as guess, a depth below [`ASPIRATION_MIN_DEPTH`] or no window for the game, the
+/// window is infinite.
+pub(crate) fn aspiration_search<G: Evaluate>(
+    ab: &mut AlphaBeta<G>,
+    root: &G,
+    moves: &[G::Move],
+    excluded: &[G::Move],
+    depth: u32,
+    guess: Option<i32>,
+) -> Option<RootLine<G::Move>> {
+    let window = guess
+        .filter(|g| g.abs() < MATE_BOUND && depth >= ASPIRATION_MIN_DEPTH)
+        .zip(G::ASPIRATION_WINDOW);
+    let Some((guess, mut delta)) = window else {
+        return ab.search_root(root, moves, excluded, depth, (-INFINITY, INFINITY));
+    };
+    let (mut alpha, mut beta) = (guess - delta, guess + delta);
+    loop {
+        let line = ab.search_root(root, moves, excluded, depth, (alpha, beta))?;
+        if line.score <= alpha && alpha > -INFINITY {
+            alpha = (line.score - delta).max(-INFINITY);
+        } else if line.score >= beta && beta < INFINITY {
+            beta = (line.score + delta).min(INFINITY);
+        } else {
+            return Some(line);
+        }
+        delta = delta.saturating_mul(2);
+        if delta >= MATE_BOUND / 2 {
+            (alpha, beta) = (-INFINITY, INFINITY);
+        }
+    }
+}
+
 /// Searches `root` within `params` and returns the best move. Calls `report` once per line of
 /// every completed iteration. Stops early when `stop` is set (polled every ~1k nodes).
 ///
+/// With `params.threads` > 1, helper threads search the same root at the same time and share
+/// the transposition table (Lazy SMP, see [`smp`]); the main thread's result is the answer.
 /// Depth 1 always completes, so a legal move is returned whenever one exists.
 pub fn search<G: Evaluate>(
     root: &G,
@@ -124,7 +169,7 @@ pub fn search<G: Evaluate>(
     report: &mut dyn FnMut(SearchInfo),
 ) -> SearchResult {
     let start = Instant::now();
-    let mut moves = match &params.root_moves {
+    let moves = match &params.root_moves {
         Some(list) => list.clone(),
         None => {
             let mut all = Vec::new();
@@ -134,15 +179,14 @@ pub fn search<G: Evaluate>(
             all
         }
     };
-    let mut result = SearchResult {
-        best: None,
-        ponder: None,
-        score: None,
-        nodes: 0,
-        depth: 0,
-    };
     if moves.is_empty() {
-        return result;
+        return SearchResult {
+            best: None,
+            ponder: None,
+            score: None,
+            nodes: 0,
+            depth: 0,
+        };
     }
     let limits = &params.limits;
     let deadlines = limits.deadlines(start, params.overhead_ms, root.moves_left_estimate());
@@ -150,65 +194,128 @@ pub fn search<G: Evaluate>(
         .depth
         .unwrap_or(MAX_PLY as u32)
         .clamp(1, MAX_PLY as u32);
-    let lines_wanted = params.multipv.clamp(1, moves.len());
     tables.tt.new_search();
-    let mut ab = AlphaBeta::new(tables, stop, deadlines, limits.nodes);
-    let mut lines: Vec<RootLine<G::Move>> = Vec::new();
+    let SearchTables { tt, history } = tables;
+    let tt = &*tt;
+    let helpers_halt = AtomicBool::new(false);
+    let helper_nodes = AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        let plan = smp::HelperPlan {
+            tt,
+            halt: &helpers_halt,
+            nodes: &helper_nodes,
+            deadlines,
+            max_depth,
+        };
+        plan.spawn(scope, root, &moves, params.threads);
+        let mut ab = AlphaBeta::new(
+            tt,
+            history,
+            Role::Main {
+                helper_nodes: &helper_nodes,
+            },
+            stop,
+            deadlines,
+            limits.nodes,
+        );
+        let main = MainSearch {
+            root,
+            params,
+            start,
+            deadlines,
+            max_depth,
+        };
+        let result = main.iterate(&mut ab, moves, report);
+        helpers_halt.store(true, Ordering::Relaxed);
+        result
+    })
+}
 
-    for depth in 1..=max_depth {
-        let mut new_lines: Vec<RootLine<G::Move>> = Vec::new();
-        let mut excluded = Vec::new();
-        for _ in 0..lines_wanted {
-            match ab.search_root(root, &moves, &excluded, depth) {
-                Some(line) => {
-                    excluded.push(line.pv[0]);
-                    new_lines.push(line);
+/// The main thread's iterative deepening: it reports, and decides when to stop.
+struct MainSearch<'a, G: Evaluate> {
+    root: &'a G,
+    params: &'a SearchParams<G::Move>,
+    start: Instant,
+    deadlines: Deadlines,
+    max_depth: u32,
+}
+
+impl<G: Evaluate> MainSearch<'_, G> {
+    fn iterate(
+        &self,
+        ab: &mut AlphaBeta<G>,
+        mut moves: Vec<G::Move>,
+        report: &mut dyn FnMut(SearchInfo),
+    ) -> SearchResult {
+        let root = self.root;
+        let limits = &self.params.limits;
+        let lines_wanted = self.params.multipv.clamp(1, moves.len());
+        let mut lines: Vec<RootLine<G::Move>> = Vec::new();
+        let mut result = SearchResult {
+            best: None,
+            ponder: None,
+            score: None,
+            nodes: 0,
+            depth: 0,
+        };
+        for depth in 1..=self.max_depth {
+            let mut new_lines: Vec<RootLine<G::Move>> = Vec::new();
+            let mut excluded = Vec::new();
+            for i in 0..lines_wanted {
+                // Aspiration: the best line searches a window around the last iteration's
+                // score.
+                let guess = lines.first().filter(|_| i == 0).map(|l| l.score);
+                match aspiration_search(ab, root, &moves, &excluded, depth, guess) {
+                    Some(line) => {
+                        excluded.push(line.pv[0]);
+                        new_lines.push(line);
+                    }
+                    None => break,
                 }
-                None => break,
+            }
+            if ab.aborted || new_lines.is_empty() {
+                break;
+            }
+            ab.can_abort = true;
+            // Next iteration starts with this one's best lines, best first.
+            let firsts: Vec<G::Move> = new_lines.iter().map(|l| l.pv[0]).collect();
+            moves.retain(|m| !firsts.contains(m));
+            moves.splice(0..0, firsts);
+            let elapsed = self.start.elapsed();
+            let nodes = ab.total_nodes();
+            for (i, line) in new_lines.iter().enumerate() {
+                report(SearchInfo {
+                    depth,
+                    seldepth: ab.seldepth as u32,
+                    multipv: (lines_wanted > 1).then_some(i + 1),
+                    score: Score::from_internal(line.score),
+                    nodes,
+                    nps: (nodes as u128 * 1000 / elapsed.as_millis().max(1)) as u64,
+                    time_ms: elapsed.as_millis() as u64,
+                    hashfull: ab.hashfull(),
+                    pv: pv_strings(root, &line.pv),
+                });
+            }
+            lines = new_lines;
+            result.depth = depth;
+            let finished = lines
+                .iter()
+                .all(|l| AlphaBeta::<G>::is_final(root, depth, l));
+            let past_soft = self.deadlines.soft.is_some_and(|s| Instant::now() >= s);
+            let out_of_nodes = limits.nodes.is_some_and(|n| ab.total_nodes() >= n);
+            if finished || past_soft || out_of_nodes {
+                break;
             }
         }
-        if ab.aborted || new_lines.is_empty() {
-            break;
+        result.nodes = ab.total_nodes();
+        if let Some(best) = lines.first() {
+            let pv = pv_strings(root, &best.pv);
+            result.best = pv.first().cloned();
+            result.ponder = pv.get(1).cloned();
+            result.score = Some(Score::from_internal(best.score));
+        } else {
+            result.best = Some(root.move_to_string(moves[0]));
         }
-        ab.can_abort = true;
-        // Next iteration starts with this one's best lines, best first.
-        let firsts: Vec<G::Move> = new_lines.iter().map(|l| l.pv[0]).collect();
-        moves.retain(|m| !firsts.contains(m));
-        moves.splice(0..0, firsts);
-        let elapsed = start.elapsed();
-        let time_ms = elapsed.as_millis() as u64;
-        for (i, line) in new_lines.iter().enumerate() {
-            report(SearchInfo {
-                depth,
-                seldepth: ab.seldepth as u32,
-                multipv: (lines_wanted > 1).then_some(i + 1),
-                score: Score::from_internal(line.score),
-                nodes: ab.nodes,
-                nps: (ab.nodes as u128 * 1000 / elapsed.as_millis().max(1)) as u64,
-                time_ms,
-                hashfull: ab.hashfull(),
-                pv: pv_strings(root, &line.pv),
-            });
-        }
-        lines = new_lines;
-        result.depth = depth;
-        let finished = lines
-            .iter()
-            .all(|l| AlphaBeta::<G>::is_final(root, depth, l));
-        let past_soft = deadlines.soft.is_some_and(|s| Instant::now() >= s);
-        let out_of_nodes = limits.nodes.is_some_and(|n| ab.nodes >= n);
-        if finished || past_soft || out_of_nodes {
-            break;
-        }
+        result
     }
-    result.nodes = ab.nodes;
-    if let Some(best) = lines.first() {
-        let pv = pv_strings(root, &best.pv);
-        result.best = pv.first().cloned();
-        result.ponder = pv.get(1).cloned();
-        result.score = Some(Score::from_internal(best.score));
-    } else {
-        result.best = Some(root.move_to_string(moves[0]));
-    }
-    result
 }

@@ -1,7 +1,17 @@
 //! The transposition table: one entry per slot, indexed by the Zobrist key, sized in MiB by
-//! the `Hash` option. Mate scores are stored relative to the node, not the root.
+//! the `Hash` option, shared by every search thread without locks. Mate scores are stored
+//! relative to the node, not the root.
+//!
+//! A slot is two `AtomicU64`: the entry packed into one word (`data`) and `key ^ data` in the
+//! other. Threads read and write both words with relaxed ordering; a read whose two words come
+//! from different writes fails the `key` check and counts as a miss (the "xor trick" of chess
+//! engines), so a torn entry is never used.
+
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use super::score::{MATE_BOUND, mate_from_tt, mate_to_tt};
+use crate::game::PackedMove;
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,11 +24,30 @@ pub enum Bound {
     Upper,
 }
 
-/// One slot of the table.
+impl Bound {
+    fn bits(self) -> u64 {
+        match self {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        }
+    }
+
+    fn from_bits(bits: u64) -> Option<Bound> {
+        match bits {
+            1 => Some(Bound::Exact),
+            2 => Some(Bound::Lower),
+            3 => Some(Bound::Upper),
+            _ => None,
+        }
+    }
+}
+
+/// One entry as read from the table.
 #[derive(Clone, Copy, Debug)]
-pub struct Entry<M: Copy> {
-    key: u64,
-    /// Best or refuting move found at this node.
+pub struct Entry<M> {
+    /// Best or refuting move found at this node (unchecked: a hash collision can name a move
+    /// of another position, so the search only uses it if it is in the move list).
     pub best: Option<M>,
     score: i32,
     /// Remaining depth the entry was searched to.
@@ -28,67 +57,118 @@ pub struct Entry<M: Copy> {
     generation: u8,
 }
 
-impl<M: Copy> Entry<M> {
+impl<M> Entry<M> {
     /// The stored score as seen from a node `ply` plies below the root.
     pub fn score(&self, ply: usize) -> i32 {
         mate_from_tt(self.score, ply)
     }
 }
 
-/// A fixed-size, always-replace-unless-deeper hash table of search results.
-pub struct TranspositionTable<M: Copy> {
-    slots: Vec<Option<Entry<M>>>,
+// Layout of the data word: move (32 bits) | score as i16 (16) | depth (8) | bound (2) |
+// generation (5) | has-move flag (1).
+const SCORE_SHIFT: u32 = 32;
+const DEPTH_SHIFT: u32 = 48;
+const BOUND_SHIFT: u32 = 56;
+const GENERATION_SHIFT: u32 = 58;
+const GENERATION_MASK: u8 = 0x1f;
+const HAS_MOVE: u64 = 1 << 63;
+
+fn pack<M: PackedMove>(
+    best: Option<M>,
+    score: i32,
+    depth: u8,
+    bound: Bound,
     generation: u8,
+) -> u64 {
+    let mv = best.map_or(0, |m| HAS_MOVE | m.pack() as u64);
+    mv | ((score as i16 as u16 as u64) << SCORE_SHIFT)
+        | ((depth as u64) << DEPTH_SHIFT)
+        | (bound.bits() << BOUND_SHIFT)
+        | (((generation & GENERATION_MASK) as u64) << GENERATION_SHIFT)
+}
+
+fn unpack<M: PackedMove>(data: u64) -> Option<Entry<M>> {
+    let bound = Bound::from_bits((data >> BOUND_SHIFT) & 3)?;
+    let best = if data & HAS_MOVE != 0 {
+        M::unpack(data as u32)
+    } else {
+        None
+    };
+    Some(Entry {
+        best,
+        score: (data >> SCORE_SHIFT) as u16 as i16 as i32,
+        depth: (data >> DEPTH_SHIFT) as u8,
+        bound,
+        generation: (data >> GENERATION_SHIFT) as u8 & GENERATION_MASK,
+    })
+}
+
+/// A fixed-size, always-replace-unless-deeper hash table of search results.
+pub struct TranspositionTable<M> {
+    slots: Vec<[AtomicU64; 2]>,
+    generation: AtomicU8,
+    moves: PhantomData<fn() -> M>,
 }
 
 /// The table could not be allocated.
 #[derive(Debug, PartialEq, Eq)]
 pub struct AllocError(pub usize);
 
-impl<M: Copy> TranspositionTable<M> {
+impl<M: PackedMove> TranspositionTable<M> {
     /// A table using about `mib` MiB, or an error if the memory cannot be had.
     pub fn new(mib: usize) -> Result<Self, AllocError> {
-        let slot = std::mem::size_of::<Option<Entry<M>>>().max(1);
+        let slot = std::mem::size_of::<[AtomicU64; 2]>();
         let count = mib.max(1).saturating_mul(1 << 20) / slot;
         let mut slots = Vec::new();
         slots
             .try_reserve_exact(count)
             .map_err(|_| AllocError(mib))?;
-        slots.resize(count, None);
+        slots.resize_with(count, || [AtomicU64::new(0), AtomicU64::new(0)]);
         Ok(TranspositionTable {
             slots,
-            generation: 0,
+            generation: AtomicU8::new(0),
+            moves: PhantomData,
         })
     }
 
     #[inline]
-    fn index(&self, key: u64) -> usize {
-        ((key as u128 * self.slots.len() as u128) >> 64) as usize
+    fn slot(&self, key: u64) -> &[AtomicU64; 2] {
+        &self.slots[((key as u128 * self.slots.len() as u128) >> 64) as usize]
     }
 
     /// Forgets every entry.
     pub fn clear(&mut self) {
-        self.slots.fill(None);
-        self.generation = 0;
+        for slot in &mut self.slots {
+            *slot = [AtomicU64::new(0), AtomicU64::new(0)];
+        }
+        self.generation = AtomicU8::new(0);
     }
 
     /// Marks the start of a new search: older entries become preferred victims.
-    pub fn new_search(&mut self) {
-        self.generation = self.generation.wrapping_add(1);
+    pub fn new_search(&self) {
+        let next = (self.generation() + 1) & GENERATION_MASK;
+        self.generation.store(next, Ordering::Relaxed);
+    }
+
+    fn generation(&self) -> u8 {
+        self.generation.load(Ordering::Relaxed)
     }
 
     /// The entry for `key`, if the table holds one.
     #[inline]
-    pub fn probe(&self, key: u64) -> Option<&Entry<M>> {
-        self.slots[self.index(key)]
-            .as_ref()
-            .filter(|e| e.key == key)
+    pub fn probe(&self, key: u64) -> Option<Entry<M>> {
+        let [check, data] = self.slot(key);
+        let data = data.load(Ordering::Relaxed);
+        if check.load(Ordering::Relaxed) ^ data != key {
+            return None;
+        }
+        unpack(data)
     }
 
     /// Stores a result; a deeper entry of the current search for another key is kept.
     #[inline]
     pub fn store(
-        &mut self,
+        &self,
         key: u64,
         best: Option<M>,
         score: i32,
@@ -96,28 +176,27 @@ impl<M: Copy> TranspositionTable<M> {
         bound: Bound,
         ply: usize,
     ) {
-        let generation = self.generation;
-        let index = self.index(key);
-        let slot = &mut self.slots[index];
-        if let Some(old) = slot {
-            let same = old.key == key;
+        let generation = self.generation();
+        let [check, data] = self.slot(key);
+        let old_data = data.load(Ordering::Relaxed);
+        let same = check.load(Ordering::Relaxed) ^ old_data == key;
+        let mut best = best;
+        if let Some(old) = unpack::<M>(old_data) {
             if !same && old.generation == generation && old.depth as u32 > depth {
                 return;
             }
             if same && best.is_none() && old.depth as u32 > depth && bound != Bound::Exact {
                 return;
             }
+            if same && best.is_none() {
+                best = old.best;
+            }
         }
-        let previous_best = slot.as_ref().filter(|e| e.key == key).and_then(|e| e.best);
         debug_assert!(score.abs() <= super::score::MATE);
-        *slot = Some(Entry {
-            key,
-            best: best.or(previous_best),
-            score: mate_to_tt(score, ply),
-            depth: depth.min(u8::MAX as u32) as u8,
-            bound,
-            generation,
-        });
+        let depth = depth.min(u8::MAX as u32) as u8;
+        let new_data = pack(best, mate_to_tt(score, ply), depth, bound, generation);
+        data.store(new_data, Ordering::Relaxed);
+        check.store(key ^ new_data, Ordering::Relaxed);
     }
 
     /// Occupancy in permille among the first thousand slots, counting this search's entries.
@@ -126,9 +205,11 @@ impl<M: Copy> TranspositionTable<M> {
         if sample == 0 {
             return 0;
         }
+        let generation = self.generation();
         let used = self.slots[..sample]
             .iter()
-            .filter(|e| e.is_some_and(|e| e.generation == self.generation))
+            .filter_map(|[_, data]| unpack::<M>(data.load(Ordering::Relaxed)))
+            .filter(|e| e.generation == generation)
             .count();
         (used * 1000 / sample) as u32
     }
@@ -142,26 +223,50 @@ pub fn is_mate_score(score: i32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::sight::SightMove;
 
     #[test]
     fn stores_and_probes_with_mate_scores_relative_to_the_node() {
-        let mut tt: TranspositionTable<u16> = TranspositionTable::new(1).unwrap();
+        let mut tt: TranspositionTable<SightMove> = TranspositionTable::new(1).unwrap();
         tt.new_search();
         let win_in_3_from_root = super::super::score::MATE - 3;
-        tt.store(42, Some(7), win_in_3_from_root, 4, Bound::Exact, 1);
+        let m = SightMove { from: 3, to: 7 };
+        tt.store(42, Some(m), win_in_3_from_root, 4, Bound::Exact, 1);
         let e = tt.probe(42).unwrap();
-        assert_eq!(e.best, Some(7));
+        assert_eq!(e.best, Some(m));
+        assert_eq!(e.depth, 4);
+        assert_eq!(e.bound, Bound::Exact);
         // Reached again one ply deeper, the same win is one ply further from the root.
         assert_eq!(e.score(2), win_in_3_from_root - 1);
         assert!(tt.probe(43).is_none());
-        assert!(tt.hashfull() <= 1);
+        assert_eq!(tt.hashfull(), 1);
         tt.clear();
         assert!(tt.probe(42).is_none());
+        assert_eq!(tt.hashfull(), 0);
+    }
+
+    #[test]
+    fn negative_scores_and_missing_moves_round_trip() {
+        let tt: TranspositionTable<SightMove> = TranspositionTable::new(1).unwrap();
+        tt.store(9, None, -1234, 200, Bound::Upper, 0);
+        let e = tt.probe(9).unwrap();
+        assert_eq!(
+            (e.best, e.score(0), e.depth, e.bound),
+            (None, -1234, 200, Bound::Upper)
+        );
+        // A shallower result without a move keeps the stored move of the same position.
+        let m = SightMove {
+            from: SightMove::PLACE,
+            to: 12,
+        };
+        tt.store(9, Some(m), 5, 3, Bound::Lower, 0);
+        tt.store(9, None, 7, 4, Bound::Lower, 0);
+        assert_eq!(tt.probe(9).unwrap().best, Some(m));
     }
 
     #[test]
     fn absurd_size_is_an_error_not_an_abort() {
         let huge = usize::MAX >> 21;
-        assert!(TranspositionTable::<u16>::new(huge).is_err());
+        assert!(TranspositionTable::<SightMove>::new(huge).is_err());
     }
 }

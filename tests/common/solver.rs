@@ -83,6 +83,7 @@ pub fn search_within<G: Evaluate>(pos: &G, limits: Limits) -> SearchResult {
         multipv: 1,
         overhead_ms: 0,
         root_moves: None,
+        threads: 1,
     };
     let mut tables = SearchTables::new(16, G::HISTORY_SIZE).expect("16 MiB for the tables");
     search(

@@ -12,7 +12,9 @@ mod notation;
 mod rules;
 pub mod tables;
 
-use crate::game::{Game, OptionSpec, OptionValues, Outcome, ParseError, Player, zobrist};
+use crate::game::{
+    Game, OptionSpec, OptionValues, Outcome, PackedMove, ParseError, Player, zobrist,
+};
 pub use rules::IsaacRules;
 use tables::{SIZES, START_COUNTS, run_mask};
 
@@ -312,6 +314,48 @@ pub const OPTION_SCORING_STARTER: &str = "Isaac_ScoringStarter";
 pub const OPTION_COLLISION: &str = "Isaac_Collision";
 /// See [`IsaacRules::early_finish`].
 pub const OPTION_EARLY_FINISH: &str = "Isaac_EarlyFinish";
+
+/// Bytes, low to high: kind (1 place, 2 remove, 3 pass), size with the orientation in bit 7,
+/// anchor, steps.
+impl PackedMove for IsaacMove {
+    fn pack(self) -> u32 {
+        let bytes = match self {
+            IsaacMove::Place {
+                size,
+                vertical,
+                anchor,
+            } => [1, size | (vertical as u8) << 7, anchor, 0],
+            IsaacMove::Remove {
+                size,
+                vertical,
+                anchor,
+                k,
+            } => [2, size | (vertical as u8) << 7, anchor, k],
+            IsaacMove::Pass => [3, 0, 0, 0],
+        };
+        u32::from_le_bytes(bytes)
+    }
+
+    fn unpack(bits: u32) -> Option<Self> {
+        let [kind, size, anchor, k] = bits.to_le_bytes();
+        let (vertical, size) = (size >> 7 == 1, size & 0x7f);
+        match kind {
+            1 => Some(IsaacMove::Place {
+                size,
+                vertical,
+                anchor,
+            }),
+            2 => Some(IsaacMove::Remove {
+                size,
+                vertical,
+                anchor,
+                k,
+            }),
+            3 => Some(IsaacMove::Pass),
+            _ => None,
+        }
+    }
+}
 
 impl Game for Isaac {
     type Move = IsaacMove;

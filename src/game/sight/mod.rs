@@ -10,7 +10,9 @@ mod eval;
 pub mod geometry;
 mod notation;
 
-use crate::game::{Game, OptionSpec, OptionValues, Outcome, ParseError, Player, zobrist};
+use crate::game::{
+    Game, OptionSpec, OptionValues, Outcome, PackedMove, ParseError, Player, zobrist,
+};
 use geometry::{Geometry, MAX_POINTS, geometry, nearest};
 
 /// Sight's rule switches.
@@ -255,6 +257,19 @@ impl Sight {
         }
         s.hash = s.hash_from_scratch();
         Some(s)
+    }
+}
+
+impl PackedMove for SightMove {
+    fn pack(self) -> u32 {
+        (self.from as u32) << 8 | self.to as u32
+    }
+
+    fn unpack(bits: u32) -> Option<Self> {
+        (bits >> 16 == 0).then_some(SightMove {
+            from: (bits >> 8) as u8,
+            to: bits as u8,
+        })
     }
 }
 

@@ -65,15 +65,16 @@ impl Evaluate for Tactigon {
     /// the opponent's pair is a capture).
     fn noisy_moves(&self, out: &mut Vec<TactigonMove>) {
         self.generate_moves(out);
+        out.retain(|&m| self.is_noisy(m));
+    }
+
+    fn is_noisy(&self, m: TactigonMove) -> bool {
         let me = self.side_to_move().index();
-        let enemy = self.occupied_by(1 - me);
         let gold = board().gold;
         let own_gold = self.occupied_by(me) & gold;
-        out.retain(|m| {
-            let to = 1u64 << m.to;
-            let completes = to & gold != 0 && own_gold & !to != 0 && own_gold & (1 << m.from) == 0;
-            to & enemy != 0 || completes
-        });
+        let to = 1u64 << m.to;
+        let completes = to & gold != 0 && own_gold & !to != 0 && own_gold & (1 << m.from) == 0;
+        to & self.occupied_by(1 - me) != 0 || completes
     }
 
     /// Facing the opponent's gold pair: the pair must be broken now, so standing pat is wrong.

@@ -10,7 +10,9 @@ pub mod board;
 mod eval;
 mod notation;
 
-use crate::game::{Game, OptionSpec, OptionValues, Outcome, ParseError, Player, zobrist};
+use crate::game::{
+    Game, OptionSpec, OptionValues, Outcome, PackedMove, ParseError, Player, zobrist,
+};
 use board::{CELLS, board, neighbours_of};
 
 /// Piece kinds, indexed 0..4: circle, triangle, square, pentagon.
@@ -293,6 +295,19 @@ pub const OPTION_REPETITION: &str = "Tactigon_Repetition";
 pub const OPTION_JUMPING_SQUARES: &str = "Tactigon_JumpingSquares";
 /// See [`TactigonRules::gold_bonus`].
 pub const OPTION_GOLD_BONUS: &str = "Tactigon_GoldBonus";
+
+impl PackedMove for TactigonMove {
+    fn pack(self) -> u32 {
+        (self.from as u32) << 8 | self.to as u32
+    }
+
+    fn unpack(bits: u32) -> Option<Self> {
+        (bits >> 16 == 0).then_some(TactigonMove {
+            from: (bits >> 8) as u8,
+            to: bits as u8,
+        })
+    }
+}
 
 impl Game for Tactigon {
     type Move = TactigonMove;

@@ -130,6 +130,7 @@ impl<G: Evaluate> Session<'_, G> {
             multipv: options.get_i64(opt::MULTIPV, 1) as usize,
             overhead_ms: options.get_i64(opt::MOVE_OVERHEAD, 10),
             root_moves,
+            threads: options.get_i64(opt::THREADS, 1) as usize,
         })
     }
 

@@ -1,0 +1,104 @@
+//! Lazy SMP: helper threads search the same root as the main thread, at the same time, and
+//! share its transposition table. They report nothing and their moves are never played; what
+//! they store (exact scores, bounds, best moves of positions the main thread is about to
+//! reach) lets the main thread cut its tree sooner and go deeper in the same time.
+//!
+//! Helpers differ from the main thread and from each other so they do not all search the same
+//! nodes in the same order: odd-numbered helpers start one ply deeper, and each tries the root
+//! moves rotated by its number until its own iterations have ordered them.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::thread::Scope;
+
+use super::alphabeta::{AlphaBeta, POLL_INTERVAL, Role};
+use super::aspiration_search;
+use super::limits::Deadlines;
+use super::ordering::History;
+use super::tt::TranspositionTable;
+use crate::game::Evaluate;
+
+/// Most search threads (`Threads` option's maximum).
+pub const MAX_THREADS: usize = 256;
+
+/// What every helper of one search shares.
+pub struct HelperPlan<'a, G: Evaluate> {
+    /// The shared transposition table.
+    pub tt: &'a TranspositionTable<G::Move>,
+    /// Set by the main thread when it is done: helpers stop within ~1k nodes.
+    pub halt: &'a AtomicBool,
+    /// Nodes counted by all helpers.
+    pub nodes: &'a AtomicU64,
+    /// The search's deadlines (a helper also stops at the hard one).
+    pub deadlines: Deadlines,
+    /// Deepest iteration.
+    pub max_depth: u32,
+}
+
+impl<'a, G: Evaluate> HelperPlan<'a, G> {
+    /// Starts `threads - 1` helpers on `scope` searching `root`'s `moves`. A helper that cannot
+    /// be started is logged and left out: the search goes on with fewer threads.
+    pub fn spawn<'scope>(
+        &self,
+        scope: &'scope Scope<'scope, '_>,
+        root: &G,
+        moves: &[G::Move],
+        threads: usize,
+    ) where
+        'a: 'scope,
+    {
+        for index in 1..threads.clamp(1, MAX_THREADS) {
+            let helper = Helper::<G> {
+                tt: self.tt,
+                halt: self.halt,
+                nodes: self.nodes,
+                deadlines: self.deadlines,
+                max_depth: self.max_depth,
+            };
+            let root = root.clone();
+            let moves = moves.to_vec();
+            let spawned = std::thread::Builder::new()
+                .name(format!("ludus-helper-{index}"))
+                .spawn_scoped(scope, move || helper.run(root, moves, index));
+            if let Err(e) = spawned {
+                log::warn!("search helper {index} not started: {e}");
+                break;
+            }
+        }
+    }
+}
+
+struct Helper<'a, G: Evaluate> {
+    tt: &'a TranspositionTable<G::Move>,
+    halt: &'a AtomicBool,
+    nodes: &'a AtomicU64,
+    deadlines: Deadlines,
+    max_depth: u32,
+}
+
+impl<G: Evaluate> Helper<'_, G> {
+    fn run(self, root: G, mut moves: Vec<G::Move>, index: usize) {
+        let mut history = History::new(G::HISTORY_SIZE);
+        let role = Role::Helper { nodes: self.nodes };
+        let mut ab = AlphaBeta::new(self.tt, &mut history, role, self.halt, self.deadlines, None);
+        ab.can_abort = true;
+        let shift = index % moves.len().max(1);
+        moves.rotate_left(shift);
+        let mut guess = None;
+        let mut depth = 1 + (index % 2) as u32;
+        while depth <= self.max_depth && !self.halt.load(Ordering::Relaxed) {
+            let Some(line) = aspiration_search(&mut ab, &root, &moves, &[], depth, guess) else {
+                break;
+            };
+            if let Some(i) = moves.iter().position(|&m| m == line.pv[0]) {
+                moves[..=i].rotate_right(1);
+            }
+            if AlphaBeta::<G>::is_final(&root, depth, &line) {
+                break;
+            }
+            guess = Some(line.score);
+            depth += 1;
+        }
+        self.nodes
+            .fetch_add(ab.nodes % POLL_INTERVAL, Ordering::Relaxed);
+    }
+}
