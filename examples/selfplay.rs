@@ -105,6 +105,7 @@ fn play_one<G: Evaluate>(args: &Args, settings: &G::Settings, g: usize) -> GameR
         multipv: 1,
         overhead_ms: 0,
         root_moves: None,
+        threads: 1,
     };
     let mut pos = G::start(settings);
     let (mut plies, mut depth_sum, mut searches) = (0, 0, 0);
