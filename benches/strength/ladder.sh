@@ -4,20 +4,22 @@
 #
 #   benches/strength/ladder.sh GAME [GAMES] [RUNG…]
 #
-# GAMES per rung (even, default 100). RUNGs (default: all, in this order):
+# GAMES per rung (even, default 100). RUNGs (default: the first five, in this order):
 #   random-greedy   greedy (one-ply evaluation) vs random moves
 #   greedy-depth2   full search limited to depth 2 (the strongest older bots) vs greedy
 #   depth2-full10   full at 10+0.1 vs depth 2
 #   full10-full20   full at 20+0.2 vs full at 10+0.1 (doubling the time)
 #   full10-full40   full at 40+0.4 vs full at 10+0.1
 #   fast-double     full at 2+0.02 vs full at 1+0.01 (doubling at a short time control)
+#   threads         full with Threads 2 vs Threads 1, both at 2+0.02 (run it alone with
+#                   CONCURRENCY=1 on a machine with at least 2 free cores)
 # Environment: LUDUS (binary, default target/release/ludus), OUT (directory for the records,
 # results and tables, default target/strength), CONCURRENCY (default 2), PLIES (random opening
 # plies, default 2), SEED (default 1), MARGIN (time margin in ms, default 50).
 # Every rung writes OUT/GAME-RUNG.{pgn,json,txt}; a rerun resumes an unfinished rung.
 set -euo pipefail
 if [ $# -lt 1 ]; then
-    sed -n '2,18p' "$0" >&2
+    sed -n '2,20p' "$0" >&2
     exit 2
 fi
 game=$1
@@ -44,6 +46,7 @@ for rung in "${rungs[@]}"; do
     full10-full20) mapfile -t pair < <(engine full20 tc=20+0.2; engine full10 tc=10+0.1) ;;
     full10-full40) mapfile -t pair < <(engine full40 tc=40+0.4; engine full10 tc=10+0.1) ;;
     fast-double) mapfile -t pair < <(engine full2 tc=2+0.02; engine full1 tc=1+0.01) ;;
+    threads) mapfile -t pair < <(engine threads2 option.Threads=2 tc=2+0.02; engine threads1 tc=2+0.02) ;;
     *)
         echo "unknown rung $rung" >&2
         exit 2
