@@ -120,6 +120,12 @@ impl<M: Copy> TranspositionTable<M> {
         });
     }
 
+    /// The table's size in bytes (what the `Hash` option asked for, rounded down to whole
+    /// slots).
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<Option<Entry<M>>>()
+    }
+
     /// Occupancy in permille among the first thousand slots, counting this search's entries.
     pub fn hashfull(&self) -> u32 {
         let sample = self.slots.len().min(1000);
