@@ -18,7 +18,9 @@ use rand::rngs::SmallRng;
 
 use crate::game::{Evaluate, Game, OptionValues};
 use crate::search::levels::{self, Level};
-use crate::search::{Limits, Score, SearchInfo, SearchParams, SearchTables, search as run_search};
+use crate::search::{
+    Limits, Score, SearchInfo, SearchParams, SearchTables, Searcher, mcts, search as run_search,
+};
 
 /// Everything the protocol loop waits for: input lines and worker reports.
 #[derive(Debug)]
@@ -94,6 +96,8 @@ pub enum Job<G: Evaluate> {
         params: SearchParams<G::Move>,
         /// Strength level.
         level: Level,
+        /// The searcher of `Level full`.
+        searcher: Searcher,
     },
     /// Count leaf nodes `depth` plies below `root`, per root move.
     Perft {
@@ -267,24 +271,40 @@ impl<G: Evaluate> Worker<G> {
                 root,
                 params,
                 level,
-            } => self.search(id, &root, &params, level),
+                searcher,
+            } => self.search(id, &root, &params, level, searcher),
             Job::Perft { root, depth } => self.perft(id, &root, depth),
             Job::Bench => self.bench(id),
         }
     }
 
-    fn search(&mut self, id: u64, root: &G, params: &SearchParams<G::Move>, level: Level) {
+    fn search(
+        &mut self,
+        id: u64,
+        root: &G,
+        params: &SearchParams<G::Move>,
+        level: Level,
+        searcher: Searcher,
+    ) {
         let start = Instant::now();
+        let events = &self.events;
+        let mut report = |i| {
+            events
+                .send(Event::Worker {
+                    job: id,
+                    report: Report::Info(i),
+                })
+                .ok();
+        };
         let (best, ponder) = match level {
+            Level::Full if searcher == Searcher::Mcts && !root.exact_search_preferred() => {
+                // The tree may use as much memory as the transposition table (option `Hash`).
+                let budget = self.tables.tt.bytes();
+                let result = mcts::search(root, params, budget, &self.stop, &mut report);
+                (result.best, result.ponder)
+            }
             Level::Full => {
-                let result = run_search(root, params, &mut self.tables, &self.stop, &mut |i| {
-                    self.events
-                        .send(Event::Worker {
-                            job: id,
-                            report: Report::Info(i),
-                        })
-                        .ok();
-                });
+                let result = run_search(root, params, &mut self.tables, &self.stop, &mut report);
                 (result.best, result.ponder)
             }
             Level::Greedy => match levels::greedy_move(root, &mut self.rng) {

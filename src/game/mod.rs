@@ -236,6 +236,13 @@ pub trait Evaluate: Game {
     fn plies_left_bound(&self) -> Option<u32> {
         None
     }
+    /// Whether this position is better searched by the exact alpha-beta search even when the
+    /// `Searcher` option asks for MCTS: positions whose result a full-width search settles
+    /// better than sampling does (Isaac's scoring phase). False by default: MCTS searches
+    /// every position of a game when asked to.
+    fn exact_search_preferred(&self) -> bool {
+        false
+    }
     /// Human-readable terms of the evaluation (used by the `eval` command).
     fn explain_eval(&self) -> String {
         format!("total {}", self.evaluate())

@@ -1,10 +1,12 @@
 //! The generic search: [`search`] runs iterative deepening over [`Evaluate`] within
 //! [`Limits`], reports each finished iteration through a callback and returns the best move.
-//! Strength levels below full search live in [`levels`].
+//! Strength levels below full search live in [`levels`]; [`mcts`] is the second searcher
+//! ([`Searcher`]).
 
 pub mod alphabeta;
 pub mod levels;
 pub mod limits;
+pub mod mcts;
 pub mod ordering;
 pub mod score;
 pub mod smp;
@@ -44,6 +46,31 @@ impl<M: PackedMove> SearchTables<M> {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.history.clear();
+    }
+}
+
+/// The full-strength searchers of option `Searcher`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Searcher {
+    /// Iterative-deepening alpha-beta ([`search`]).
+    #[default]
+    AlphaBeta,
+    /// Monte Carlo tree search ([`mcts::search`]), where the position allows it
+    /// ([`Evaluate::exact_search_preferred`]); alpha-beta elsewhere.
+    Mcts,
+}
+
+impl Searcher {
+    /// The option values, in order.
+    pub const NAMES: &'static [&'static str] = &["alphabeta", "mcts"];
+
+    /// Reads an option value.
+    pub fn from_name(name: &str) -> Option<Searcher> {
+        match name {
+            "alphabeta" => Some(Searcher::AlphaBeta),
+            "mcts" => Some(Searcher::Mcts),
+            _ => None,
+        }
     }
 }
 

@@ -199,6 +199,12 @@ impl<M: PackedMove> TranspositionTable<M> {
         check.store(key ^ new_data, Ordering::Relaxed);
     }
 
+    /// The table's size in bytes (what the `Hash` option asked for, rounded down to whole
+    /// slots).
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<[AtomicU64; 2]>()
+    }
+
     /// Occupancy in permille among the first thousand slots, counting this search's entries.
     pub fn hashfull(&self) -> u32 {
         let sample = self.slots.len().min(1000);

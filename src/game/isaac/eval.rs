@@ -136,6 +136,12 @@ impl Evaluate for Isaac {
         })
     }
 
+    /// MCTS is for the placement phase (hundreds of moves a ply, a far horizon); the scoring
+    /// phase is short, tactical and decided by exact counting, which is alpha-beta's job.
+    fn exact_search_preferred(&self) -> bool {
+        self.phase != Phase::Placement
+    }
+
     fn explain_eval(&self) -> String {
         let mut out = String::new();
         for (p, name) in [(Player::One, "Dark"), (Player::Two, "Light")] {

@@ -7,7 +7,7 @@ use super::Session;
 use crate::engine::Job;
 use crate::game::{Evaluate, Outcome, Player};
 use crate::search::levels::Level;
-use crate::search::{Clock, Limits, SearchParams};
+use crate::search::{Clock, Limits, SearchParams, Searcher};
 
 impl<G: Evaluate> Session<'_, G> {
     pub(super) fn set_position(&mut self, base: PositionBase, moves: &[String]) {
@@ -75,10 +75,17 @@ impl<G: Evaluate> Session<'_, G> {
             .get(opt::LEVEL)
             .and_then(Level::from_name)
             .unwrap_or(Level::Full);
+        let searcher = self
+            .shared
+            .options
+            .get(opt::SEARCHER)
+            .and_then(Searcher::from_name)
+            .unwrap_or_default();
         self.engine.submit(Job::Search {
             root: pos,
             params,
             level,
+            searcher,
         });
     }
 

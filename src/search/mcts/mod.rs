@@ -1,0 +1,227 @@
+//! A second searcher: Monte Carlo tree search with PUCT selection and evaluation leaves, for
+//! positions where alpha-beta's horizon hurts (Isaac's placement phase, 100–600 moves a ply).
+//! Chosen by the `Searcher` option; generic over [`Evaluate`] like the alpha-beta search.
+//!
+//! One iteration walks from the root to a leaf, choosing at each node the child with the best
+//! `Q + c · P · √N / (1 + n)` ([`Config::c_puct`]): `Q` is the child's mean value for the side
+//! to move there (for an unvisited child, the node's own value less
+//! [`Config::fpu_reduction`]), `P` its prior, `N` and `n` the visits of node and child. The
+//! first visit of a child expands it: every move is played and evaluated once. Those
+//! evaluations give the priors (a softmax, temperature [`Config::prior_temperature`]) and the
+//! leaf's value: the best of them for the side to move, a one-ply search, which measured far
+//! stronger than the leaf's own evaluation. Only the best few moves get an edge at first
+//! ([`Config::initial_edges`]); the rest are added when the search wants one of them, which
+//! keeps the tree small where the branching factor is in the hundreds. Evaluations become
+//! winning chances through a logistic, `1 / (1 + e^(−eval / scale))` ([`Config::scale`]). No
+//! random playouts: they are slow and say little in these games. Values are stored and backed
+//! up in absolute terms (player one's chance), so a player moving several times in a row
+//! needs no special case.
+//!
+//! Finished games score exactly, and results are proven bottom-up (MCTS-solver): a node is won
+//! when one child wins for its side to move, decided when every move has a decided child. A
+//! proven root ends the search; its score is reported as `mate N`, counted as alpha-beta does
+//! (a proof need not be the shortest, so |N| can be larger). Other scores come from the best
+//! root move's value `q` through the inverse logistic: `cp = scale · ln(q / (1 − q))`.
+//!
+//! Limits: `nodes N` counts iterations and stops after exactly N of them (fewer only when the
+//! root is proven or the tree is full); `depth D` grows the tree at most D plies deep and stops
+//! once the principal variation (the most visited line) is D plies long or ends in a proven
+//! result; `movetime` and clocks stop at the time manager's soft target. The tree lives in
+//! arenas within a byte budget (the `Hash` size); a full tree stops growing and ends the
+//! search (unless `infinite`). Nothing is random and the clock only decides when to stop, so a
+//! search limited by nodes alone is reproducible.
+
+mod driver;
+mod tree;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::score::MATE_BOUND;
+use super::{Score, SearchInfo, SearchParams, SearchResult, pv_strings};
+use crate::game::{Evaluate, Player};
+use driver::Mcts;
+use tree::for_side;
+
+/// The tunable constants of the search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Config {
+    /// Evaluation units per unit of logit: an evaluation of `scale` is a 73 % winning chance.
+    pub scale: f32,
+    /// Evaluation units per unit of prior logit: siblings `prior_temperature` apart in
+    /// evaluation get priors e ≈ 2.7 times apart.
+    pub prior_temperature: f32,
+    /// Exploration constant of PUCT.
+    pub c_puct: f32,
+    /// First-play urgency: an unvisited child is valued at its parent's value less this.
+    pub fpu_reduction: f32,
+    /// A new leaf's value is the best of its children's static values (a one-ply search)
+    /// rather than its own static value.
+    pub one_ply_leaf: bool,
+    /// Edges a node gets when it is expanded: its best moves by prior; the rest are added when
+    /// the search wants one of them.
+    pub initial_edges: usize,
+}
+
+/// The constants [`search`] uses.
+pub const DEFAULT_CONFIG: Config = Config {
+    scale: 100.0,
+    prior_temperature: 20.0,
+    c_puct: 0.8,
+    fpu_reduction: 0.1,
+    one_ply_leaf: true,
+    initial_edges: 8,
+};
+
+impl Default for Config {
+    fn default() -> Self {
+        DEFAULT_CONFIG
+    }
+}
+
+/// The deepest the tree grows, in plies below the root.
+const MAX_TREE_DEPTH: u32 = 1000;
+/// Prior logits are clamped to ± this (a finished game is at one end).
+pub(crate) const MAX_LOGIT: f32 = 30.0;
+/// Longest time between two `info` lines (they also come at every power of two iterations).
+const REPORT_INTERVAL: Duration = Duration::from_secs(1);
+
+/// Player one's winning chance for an evaluation `eval` from `side`'s view.
+fn squash(eval: i32, side: Player, scale: f32) -> f32 {
+    let p = 1.0 / (1.0 + (-(eval as f32) / scale).exp());
+    for_side(p as f64, side) as f32
+}
+
+/// The reported score of a winning chance `q` of the side to move: the inverse of the squash.
+fn unsquash(q: f64, scale: f32) -> i32 {
+    let q = q.clamp(1e-9, 1.0 - 1e-9);
+    let cp = scale as f64 * (q / (1.0 - q)).ln();
+    cp.round()
+        .clamp(-(MATE_BOUND - 1) as f64, (MATE_BOUND - 1) as f64) as i32
+}
+
+/// The best `lines` root lines as `info` reports.
+fn infos<G: Evaluate>(mcts: &Mcts<G>, root: &G, lines: usize, start: Instant) -> Vec<SearchInfo> {
+    let ranked = mcts.tree.ranked_edges(0);
+    let elapsed = start.elapsed();
+    let shown = lines.min(ranked.len());
+    ranked[..shown]
+        .iter()
+        .enumerate()
+        .map(|(i, &e)| {
+            let pv = mcts.line(e);
+            SearchInfo {
+                depth: pv.len() as u32,
+                seldepth: mcts.seldepth.max(1),
+                multipv: (lines > 1).then_some(i + 1),
+                score: Score::from_internal(mcts.edge_score(e)),
+                nodes: mcts.iterations,
+                nps: (mcts.iterations as u128 * 1000 / elapsed.as_millis().max(1)) as u64,
+                time_ms: elapsed.as_millis() as u64,
+                hashfull: mcts.tree.permille(),
+                pv: pv_strings(root, &pv),
+            }
+        })
+        .collect()
+}
+
+/// Searches `root` by MCTS within `params` and returns the best move, like
+/// [`super::search`]: `report` gets the best lines (`MultiPV`) at every power of two iterations,
+/// at least every second, and at the end. The tree uses at most `budget` bytes. Stops early when
+/// `stop` is set (polled every iteration); even when it is set from the start, a legal move is
+/// returned whenever one exists (the one with the best evaluation).
+pub fn search<G: Evaluate>(
+    root: &G,
+    params: &SearchParams<G::Move>,
+    budget: usize,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(SearchInfo),
+) -> SearchResult {
+    search_with(root, params, budget, DEFAULT_CONFIG, stop, report)
+}
+
+/// [`search`] with other constants (for tuning).
+pub fn search_with<G: Evaluate>(
+    root: &G,
+    params: &SearchParams<G::Move>,
+    budget: usize,
+    config: Config,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(SearchInfo),
+) -> SearchResult {
+    let start = Instant::now();
+    let mut result = SearchResult {
+        best: None,
+        ponder: None,
+        score: None,
+        nodes: 0,
+        depth: 0,
+    };
+    let mut moves = Vec::new();
+    match &params.root_moves {
+        Some(list) => moves.clone_from(list),
+        None => root.search_moves(&mut moves),
+    }
+    if root.outcome().is_some() {
+        return result;
+    }
+    let Some(&first) = moves.first() else {
+        return result;
+    };
+    let limits = &params.limits;
+    // No iteration to finish: the search stops at the time manager's target.
+    let deadline = {
+        let d = limits.deadlines(start, params.overhead_ms, root.moves_left_estimate());
+        d.soft.or(d.hard)
+    };
+    let max_depth = limits
+        .depth
+        .unwrap_or(MAX_TREE_DEPTH)
+        .clamp(1, MAX_TREE_DEPTH);
+    let lines = params.multipv.max(1);
+    let mut mcts = Mcts::new(budget, max_depth, config);
+    let mut pos = root.clone();
+    if !mcts.start(root, &moves) {
+        result.best = Some(root.move_to_string(first));
+        return result;
+    }
+    let mut next_report = 1u64;
+    let mut last_report = start;
+    let mut reported_at = None;
+    loop {
+        let done = mcts.tree.nodes[0].result.is_some()
+            || stop.load(Ordering::Relaxed)
+            || limits.nodes.is_some_and(|n| mcts.iterations >= n)
+            || deadline.is_some_and(|d| Instant::now() >= d)
+            || (mcts.tree.full && !limits.infinite)
+            || (limits.depth.is_some() && mcts.pv_reaches(max_depth));
+        if done {
+            break;
+        }
+        mcts.iterate(root, &mut pos);
+        if mcts.iterations >= next_report || last_report.elapsed() >= REPORT_INTERVAL {
+            while next_report <= mcts.iterations {
+                next_report *= 2;
+            }
+            last_report = Instant::now();
+            reported_at = Some(mcts.iterations);
+            infos(&mcts, root, lines, start)
+                .into_iter()
+                .for_each(&mut *report);
+        }
+    }
+    let infos = infos(&mcts, root, lines, start);
+    let Some(best) = infos.first() else {
+        result.best = Some(root.move_to_string(first));
+        return result;
+    };
+    result.best = best.pv.first().cloned();
+    result.ponder = best.pv.get(1).cloned();
+    result.score = Some(best.score);
+    result.nodes = mcts.iterations;
+    result.depth = best.depth;
+    if reported_at != Some(mcts.iterations) {
+        infos.into_iter().for_each(report);
+    }
+    result
+}

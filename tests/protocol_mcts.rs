@@ -1,0 +1,148 @@
+//! Option `Searcher` through the protocol: advertised with alpha-beta as the default, a bad
+//! value refused in the usual words, MCTS answering `go movetime` and `go infinite` + `stop`
+//! with a legal move, `go nodes` reproducible, and Isaac's scoring phase left to alpha-beta.
+
+mod process;
+
+use std::time::Duration;
+
+use process::{Engine, bestmove_of, is_bestmove, mask_timing};
+
+/// TV6 of the Isaac rules: a scoring-phase position (Dark wins with x4h60+5).
+const ISAAC_SCORING: &str = "D4h60,L3v64,L3h65,L3v68,D3v69 00000/00000 d S - 95/1 0/0";
+
+/// Sends `query legalmoves` and returns the moves of the `response` line.
+fn legal_moves(engine: &mut Engine) -> Vec<String> {
+    engine.send("query legalmoves");
+    let line = engine.read_line();
+    let moves = line
+        .strip_prefix("response ")
+        .unwrap_or_else(|| panic!("expected a response line, got '{line}'"));
+    moves.split(' ').map(str::to_string).collect()
+}
+
+/// The lines of one search up to its `bestmove`, timing fields masked.
+fn search(engine: &mut Engine, go: &str) -> Vec<String> {
+    engine.send(go);
+    let lines = engine.read_until_within(Duration::from_secs(30), "bestmove", is_bestmove);
+    lines.iter().map(|l| mask_timing(l)).collect()
+}
+
+#[test]
+fn searcher_is_advertised_and_a_bad_value_is_refused() {
+    let mut engine = Engine::spawn();
+    engine.send("ugi");
+    let lines = engine.read_until(|l| l == "ugiok");
+    let line = "option name Searcher type combo default alphabeta var alphabeta var mcts";
+    assert!(lines.iter().any(|l| l == line), "{lines:#?}");
+    engine.send("setoption name Searcher value foo");
+    engine.expect_line(
+        "info string error bad-option-value Searcher takes one of alphabeta mcts, not 'foo'",
+    );
+    engine.send("setoption name Searcher");
+    engine.expect_line("info string error bad-option-value Searcher needs a value");
+    // Values are case-insensitive, as for every combo.
+    engine.send("setoption name searcher value MCTS");
+    engine.assert_ready();
+    engine.quit(Duration::from_secs(10));
+}
+
+#[test]
+fn mcts_answers_go_movetime_with_a_legal_move_in_every_game() {
+    let mut engine = Engine::spawn();
+    for game in ["isaac", "sight", "tactigon"] {
+        engine.send(&format!("setoption name UCI_Variant value {game}"));
+        engine.send("setoption name Searcher value mcts");
+        engine.send("position startpos");
+        let legal = legal_moves(&mut engine);
+        let lines = search(&mut engine, "go movetime 200");
+        let best = lines
+            .last()
+            .and_then(|l| bestmove_of(l))
+            .expect("a bestmove");
+        assert!(
+            legal.iter().any(|m| m == best),
+            "{game}: {best} not in {legal:?}"
+        );
+        assert!(lines.len() >= 2, "{game}: no info line: {lines:#?}");
+        for line in &lines[..lines.len() - 1] {
+            assert!(line.starts_with("info depth "), "{game}: {line:?}");
+        }
+    }
+    engine.assert_ready();
+    engine.quit(Duration::from_secs(10));
+}
+
+#[test]
+fn mcts_go_infinite_holds_bestmove_until_stop() {
+    let mut engine = Engine::spawn();
+    engine.send("setoption name UCI_Variant value isaac");
+    engine.send("setoption name Searcher value mcts");
+    engine.send("position startpos");
+    let legal = legal_moves(&mut engine);
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let during = engine.sync();
+    assert!(!during.iter().any(|l| is_bestmove(l)), "{during:#?}");
+    engine.send("stop");
+    let lines = engine.read_until_within(Duration::from_secs(5), "bestmove", is_bestmove);
+    let best = lines
+        .last()
+        .and_then(|l| bestmove_of(l))
+        .expect("a bestmove");
+    assert!(legal.iter().any(|m| m == best), "{best}");
+    engine.assert_ready();
+    engine.quit(Duration::from_secs(10));
+}
+
+#[test]
+fn mcts_go_nodes_is_reproducible_and_counts_iterations() {
+    let run = || {
+        let mut engine = Engine::spawn();
+        engine.send("setoption name UCI_Variant value isaac");
+        engine.send("setoption name Searcher value mcts");
+        engine.send("position startpos moves 7h41 3v79");
+        let lines = search(&mut engine, "go nodes 1500");
+        engine.quit(Duration::from_secs(10));
+        lines
+    };
+    let a = run();
+    let b = run();
+    // Reports every second come and go with the machine's speed; the rest must be equal.
+    let keep = |lines: &[String]| -> Vec<String> {
+        lines
+            .iter()
+            .filter(|l| {
+                let nodes = l.split(' ').skip_while(|w| *w != "nodes").nth(1);
+                nodes.is_none_or(|n| {
+                    n.parse::<u64>()
+                        .is_ok_and(|n| n.is_power_of_two() || n == 1500)
+                })
+            })
+            .cloned()
+            .collect()
+    };
+    assert_eq!(keep(&a), keep(&b));
+    let last_info = &a[a.len() - 2];
+    assert!(last_info.contains(" nodes 1500 "), "{last_info}");
+    assert!(a[a.len() - 1].starts_with("bestmove "), "{a:#?}");
+}
+
+#[test]
+fn the_isaac_scoring_phase_is_searched_by_alphabeta_even_with_mcts() {
+    let transcript = |searcher: &str| {
+        let mut engine = Engine::spawn();
+        engine.send("setoption name UCI_Variant value isaac");
+        engine.send(&format!("setoption name Searcher value {searcher}"));
+        engine.send(&format!("position fen {ISAAC_SCORING}"));
+        let lines = search(&mut engine, "go depth 3");
+        engine.quit(Duration::from_secs(10));
+        lines
+    };
+    let alphabeta = transcript("alphabeta");
+    assert_eq!(alphabeta, transcript("mcts"));
+    assert_eq!(
+        alphabeta.last().map(String::as_str),
+        Some("bestmove x4h60+5")
+    );
+}
