@@ -297,7 +297,7 @@ impl<G: Evaluate> Worker<G> {
                 .ok();
         };
         let (best, ponder) = match level {
-            Level::Full if searcher == Searcher::Mcts && !root.exact_search_preferred() => {
+            Level::Full if searcher.uses_mcts(root) => {
                 // The tree may use as much memory as the transposition table (option `Hash`).
                 let budget = self.tables.tt.bytes();
                 let result = mcts::search(root, params, budget, &self.stop, &mut report);

@@ -33,11 +33,11 @@ fn searcher_is_advertised_and_a_bad_value_is_refused() {
     let mut engine = Engine::spawn();
     engine.send("ugi");
     let lines = engine.read_until(|l| l == "ugiok");
-    let line = "option name Searcher type combo default alphabeta var alphabeta var mcts";
+    let line = "option name Searcher type combo default auto var auto var alphabeta var mcts";
     assert!(lines.iter().any(|l| l == line), "{lines:#?}");
     engine.send("setoption name Searcher value foo");
     engine.expect_line(
-        "info string error bad-option-value Searcher takes one of alphabeta mcts, not 'foo'",
+        "info string error bad-option-value Searcher takes one of auto alphabeta mcts, not 'foo'",
     );
     engine.send("setoption name Searcher");
     engine.expect_line("info string error bad-option-value Searcher needs a value");

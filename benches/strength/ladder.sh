@@ -11,8 +11,8 @@
 #   full10-full20   full at 20+0.2 vs full at 10+0.1 (doubling the time)
 #   full10-full40   full at 40+0.4 vs full at 10+0.1
 #   fast-double     full at 2+0.02 vs full at 1+0.01 (doubling at a short time control)
-#   threads         full with Threads 2 vs Threads 1, both at 2+0.02 (run it alone with
-#                   CONCURRENCY=1 on a machine with at least 2 free cores)
+#   threads         alpha-beta with Threads 2 vs Threads 1, both at 2+0.02 (run it alone
+#                   with CONCURRENCY=1 on a machine with at least 2 free cores)
 # Environment: LUDUS (binary, default target/release/ludus), OUT (directory for the records,
 # results and tables, default target/strength), CONCURRENCY (default 2), PLIES (random opening
 # plies, default 2), SEED (default 1), MARGIN (time margin in ms, default 50).
@@ -46,7 +46,7 @@ for rung in "${rungs[@]}"; do
     full10-full20) mapfile -t pair < <(engine full20 tc=20+0.2; engine full10 tc=10+0.1) ;;
     full10-full40) mapfile -t pair < <(engine full40 tc=40+0.4; engine full10 tc=10+0.1) ;;
     fast-double) mapfile -t pair < <(engine full2 tc=2+0.02; engine full1 tc=1+0.01) ;;
-    threads) mapfile -t pair < <(engine threads2 option.Threads=2 tc=2+0.02; engine threads1 tc=2+0.02) ;;
+    threads) mapfile -t pair < <(engine threads2 option.Threads=2 option.Searcher=alphabeta tc=2+0.02; engine threads1 option.Searcher=alphabeta tc=2+0.02) ;;
     *)
         echo "unknown rung $rung" >&2
         exit 2

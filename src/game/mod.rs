@@ -198,6 +198,10 @@ pub trait Evaluate: Game {
     /// score, in the evaluation's unit; `None` searches every iteration with an infinite
     /// window. Set per game only where a referee SPRT showed a gain (docs/strength.md).
     const ASPIRATION_WINDOW: Option<i32> = None;
+    /// Whether option `Searcher auto` (the default) searches this game with MCTS (in the
+    /// positions [`Evaluate::exact_search_preferred`] does not keep for alpha-beta). Set per
+    /// game only where MCTS won a referee SPRT against alpha-beta (docs/strength.md).
+    const MCTS_BY_DEFAULT: bool = false;
     /// Whether the search reduces late quiet moves (late-move reductions). Set per game only
     /// where a referee SPRT showed a gain (docs/strength.md).
     const LATE_MOVE_REDUCTIONS: bool = false;

@@ -22,7 +22,8 @@ pub const CLEAR_HASH: &str = "Clear Hash";
 pub const DEBUG_LOG_FILE: &str = "Debug Log File";
 /// `Level`: `random`, `greedy` or `full`.
 pub const LEVEL: &str = "Level";
-/// `Searcher`: the searcher of `Level full`, `alphabeta` or `mcts`.
+/// `Searcher`: the searcher of `Level full`, `auto` (each game's better one), `alphabeta` or
+/// `mcts`.
 pub const SEARCHER: &str = "Searcher";
 /// `Seed`: seed of the random choices of `Level random|greedy` (0 = from the clock).
 pub const SEED: &str = "Seed";
@@ -44,7 +45,7 @@ pub fn all_specs() -> Vec<OptionSpec> {
         OptionSpec::button(CLEAR_HASH),
         OptionSpec::text(DEBUG_LOG_FILE, ""),
         OptionSpec::combo(LEVEL, "full", Level::NAMES),
-        OptionSpec::combo(SEARCHER, "alphabeta", Searcher::NAMES),
+        OptionSpec::combo(SEARCHER, "auto", Searcher::NAMES),
         OptionSpec::spin(SEED, 0, 0, i64::MAX),
     ];
     for game in GameId::ALL {

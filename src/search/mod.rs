@@ -52,8 +52,11 @@ impl<M: PackedMove> SearchTables<M> {
 /// The full-strength searchers of option `Searcher`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Searcher {
-    /// Iterative-deepening alpha-beta ([`search`]).
+    /// Each game's better searcher by SPRT: MCTS where [`Evaluate::MCTS_BY_DEFAULT`] says so
+    /// (Isaac's placement phase), alpha-beta elsewhere.
     #[default]
+    Auto,
+    /// Iterative-deepening alpha-beta ([`search`]).
     AlphaBeta,
     /// Monte Carlo tree search ([`mcts::search`]), where the position allows it
     /// ([`Evaluate::exact_search_preferred`]); alpha-beta elsewhere.
@@ -62,15 +65,26 @@ pub enum Searcher {
 
 impl Searcher {
     /// The option values, in order.
-    pub const NAMES: &'static [&'static str] = &["alphabeta", "mcts"];
+    pub const NAMES: &'static [&'static str] = &["auto", "alphabeta", "mcts"];
 
     /// Reads an option value.
     pub fn from_name(name: &str) -> Option<Searcher> {
         match name {
+            "auto" => Some(Searcher::Auto),
             "alphabeta" => Some(Searcher::AlphaBeta),
             "mcts" => Some(Searcher::Mcts),
             _ => None,
         }
+    }
+
+    /// Whether `root` is searched by MCTS.
+    pub fn uses_mcts<G: Evaluate>(self, root: &G) -> bool {
+        let wanted = match self {
+            Searcher::Auto => G::MCTS_BY_DEFAULT,
+            Searcher::AlphaBeta => false,
+            Searcher::Mcts => true,
+        };
+        wanted && !root.exact_search_preferred()
     }
 }
 
