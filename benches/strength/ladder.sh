@@ -6,7 +6,7 @@
 #
 # GAMES per rung (even, default 100). RUNGs (default: the first five, in this order):
 #   random-greedy   greedy (one-ply evaluation) vs random moves
-#   greedy-depth2   full search limited to depth 2 (the strongest older bots) vs greedy
+#   greedy-depth2   alpha-beta limited to depth 2 (the strongest older bots) vs greedy
 #   depth2-full10   full at 10+0.1 vs depth 2
 #   full10-full20   full at 20+0.2 vs full at 10+0.1 (doubling the time)
 #   full10-full40   full at 40+0.4 vs full at 10+0.1
@@ -41,8 +41,8 @@ engine() { # engine NAME SETTINGS…: one --engine flag
 for rung in "${rungs[@]}"; do
     case $rung in
     random-greedy) mapfile -t pair < <(engine greedy option.Level=greedy tc=10+0.1; engine random option.Level=random tc=10+0.1) ;;
-    greedy-depth2) mapfile -t pair < <(engine depth2 depth=2; engine greedy option.Level=greedy tc=10+0.1) ;;
-    depth2-full10) mapfile -t pair < <(engine full10 tc=10+0.1; engine depth2 depth=2) ;;
+    greedy-depth2) mapfile -t pair < <(engine depth2 option.Searcher=alphabeta depth=2; engine greedy option.Level=greedy tc=10+0.1) ;;
+    depth2-full10) mapfile -t pair < <(engine full10 tc=10+0.1; engine depth2 option.Searcher=alphabeta depth=2) ;;
     full10-full20) mapfile -t pair < <(engine full20 tc=20+0.2; engine full10 tc=10+0.1) ;;
     full10-full40) mapfile -t pair < <(engine full40 tc=40+0.4; engine full10 tc=10+0.1) ;;
     fast-double) mapfile -t pair < <(engine full2 tc=2+0.02; engine full1 tc=1+0.01) ;;
