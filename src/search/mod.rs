@@ -141,6 +141,32 @@ pub struct SearchResult {
     pub depth: u32,
 }
 
+impl SearchResult {
+    /// The result of a search that found nothing (no legal move, or not searched yet).
+    pub fn empty() -> Self {
+        SearchResult {
+            best: None,
+            ponder: None,
+            score: None,
+            nodes: 0,
+            depth: 0,
+        }
+    }
+}
+
+/// The root moves a search considers: `go searchmoves`' list if given, else the game's search
+/// moves; none when the game is over.
+pub(crate) fn root_moves<G: Evaluate>(root: &G, params: &SearchParams<G::Move>) -> Vec<G::Move> {
+    let mut moves = Vec::new();
+    if root.outcome().is_none() {
+        match &params.root_moves {
+            Some(list) => moves.clone_from(list),
+            None => root.search_moves(&mut moves),
+        }
+    }
+    moves
+}
+
 /// Whether `score` is a proven result no deeper search can change at `depth`.
 pub fn is_proven_within(score: i32, depth: u32) -> bool {
     score.abs() >= MATE_BOUND && (MATE - score.abs()) as u32 <= depth
@@ -210,24 +236,9 @@ pub fn search<G: Evaluate>(
     report: &mut dyn FnMut(SearchInfo),
 ) -> SearchResult {
     let start = Instant::now();
-    let moves = match &params.root_moves {
-        Some(list) => list.clone(),
-        None => {
-            let mut all = Vec::new();
-            if root.outcome().is_none() {
-                root.search_moves(&mut all);
-            }
-            all
-        }
-    };
+    let moves = root_moves(root, params);
     if moves.is_empty() {
-        return SearchResult {
-            best: None,
-            ponder: None,
-            score: None,
-            nodes: 0,
-            depth: 0,
-        };
+        return SearchResult::empty();
     }
     let limits = &params.limits;
     let deadlines = limits.deadlines(start, params.overhead_ms, root.moves_left_estimate());
@@ -292,13 +303,7 @@ impl<G: Evaluate> MainSearch<'_, G> {
         let limits = &self.params.limits;
         let lines_wanted = self.params.multipv.clamp(1, moves.len());
         let mut lines: Vec<RootLine<G::Move>> = Vec::new();
-        let mut result = SearchResult {
-            best: None,
-            ponder: None,
-            score: None,
-            nodes: 0,
-            depth: 0,
-        };
+        let mut result = SearchResult::empty();
         for depth in 1..=self.max_depth {
             let mut new_lines: Vec<RootLine<G::Move>> = Vec::new();
             let mut excluded = Vec::new();

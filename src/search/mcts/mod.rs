@@ -150,21 +150,8 @@ pub fn search_with<G: Evaluate>(
     report: &mut dyn FnMut(SearchInfo),
 ) -> SearchResult {
     let start = Instant::now();
-    let mut result = SearchResult {
-        best: None,
-        ponder: None,
-        score: None,
-        nodes: 0,
-        depth: 0,
-    };
-    let mut moves = Vec::new();
-    match &params.root_moves {
-        Some(list) => moves.clone_from(list),
-        None => root.search_moves(&mut moves),
-    }
-    if root.outcome().is_some() {
-        return result;
-    }
+    let mut result = SearchResult::empty();
+    let moves = super::root_moves(root, params);
     let Some(&first) = moves.first() else {
         return result;
     };
