@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 mod common;
+use common::isaac_helpers::SCORING_ENDGAMES;
 use common::solver::{
     assert_move_at_any_budget, keeps_result, mate_score, plies_to_end, search_within,
 };
@@ -19,16 +20,7 @@ fn isaac(fen: &str) -> Isaac {
 
 #[test]
 fn exact_scores_match_brute_force_in_scoring_endgames() {
-    for fen in [
-        // TV4, TV5 (and its Light-side variant), TV6, TV7, TV8 and TV8 after Light's pass.
-        "L3v07,L3v09,L3h20,D4h23,D3v31,D5h60,D3h70 00000/00000 d S - 28/79 3/0",
-        "D3h13,D3v39,D5h50,L3h55,L3v58 00000/00000 d S - 10/85 0/0",
-        "D3h13,D3v39,L3h55,L3v58 00000/00000 l S - 12/85 5/0",
-        "D4h60,L3v64,L3h65,L3v68,D3v69 00000/00000 d S - 95/1 0/0",
-        "D5v00,D5h11,D7v28,D4h54,D6h94 00000/00000 d S - 0/0 5/0",
-        "L3h11,D3h30,D3v34,D4h50 00000/00000 l S - 12/0 0/0",
-        "L3h11,D3h30,D3v34,D4h50 00000/00000 d S l 12/0 0/0",
-    ] {
+    for fen in SCORING_ENDGAMES {
         let pos = isaac(fen);
         let truth = plies_to_end(&pos, &mut HashMap::new());
         let result = search_within(&pos, Limits::default());

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
 mod common;
+use common::isaac_helpers::SCORING_ENDGAMES;
 use common::solver::{keeps_result, plies_to_end};
 
 use ludus::game::isaac::{Isaac, IsaacRules};
@@ -130,17 +131,8 @@ fn isaac_win_at_100_is_found_with_the_smallest_advance() {
 
 #[test]
 fn isaac_scoring_endgames_are_proven_with_the_right_winner() {
-    // The brute-forced endgames of tests/search_isaac.rs. In the last two Light has passed
-    // (is out) and Dark removes alone: the same side moves again and again.
-    for fen in [
-        "L3v07,L3v09,L3h20,D4h23,D3v31,D5h60,D3h70 00000/00000 d S - 28/79 3/0",
-        "D3h13,D3v39,D5h50,L3h55,L3v58 00000/00000 d S - 10/85 0/0",
-        "D3h13,D3v39,L3h55,L3v58 00000/00000 l S - 12/85 5/0",
-        "D4h60,L3v64,L3h65,L3v68,D3v69 00000/00000 d S - 95/1 0/0",
-        "D5v00,D5h11,D7v28,D4h54,D6h94 00000/00000 d S - 0/0 5/0",
-        "L3h11,D3h30,D3v34,D4h50 00000/00000 l S - 12/0 0/0",
-        "L3h11,D3h30,D3v34,D4h50 00000/00000 d S l 12/0 0/0",
-    ] {
+    // The brute-forced endgames that tests/search_isaac.rs checks alpha-beta on.
+    for fen in SCORING_ENDGAMES {
         let pos = isaac(fen);
         let truth = plies_to_end(&pos, &mut HashMap::new());
         let (result, _) = run(&pos, limits(Some(200_000), None));

@@ -47,13 +47,7 @@ impl<'a, G: Evaluate> HelperPlan<'a, G> {
         'a: 'scope,
     {
         for index in 1..threads.clamp(1, MAX_THREADS) {
-            let helper = Helper::<G> {
-                tt: self.tt,
-                halt: self.halt,
-                nodes: self.nodes,
-                deadlines: self.deadlines,
-                max_depth: self.max_depth,
-            };
+            let helper = *self;
             let root = root.clone();
             let moves = moves.to_vec();
             let spawned = std::thread::Builder::new()
@@ -67,15 +61,18 @@ impl<'a, G: Evaluate> HelperPlan<'a, G> {
     }
 }
 
-struct Helper<'a, G: Evaluate> {
-    tt: &'a TranspositionTable<G::Move>,
-    halt: &'a AtomicBool,
-    nodes: &'a AtomicU64,
-    deadlines: Deadlines,
-    max_depth: u32,
+// Copied into every helper thread (the derive would ask `G: Copy`; only references are
+// copied).
+impl<G: Evaluate> Clone for HelperPlan<'_, G> {
+    fn clone(&self) -> Self {
+        *self
+    }
 }
 
-impl<G: Evaluate> Helper<'_, G> {
+impl<G: Evaluate> Copy for HelperPlan<'_, G> {}
+
+impl<G: Evaluate> HelperPlan<'_, G> {
+    /// One helper's iterative deepening, until the main thread halts it or it is exact.
     fn run(self, root: G, mut moves: Vec<G::Move>, index: usize) {
         let mut history = History::new(G::HISTORY_SIZE);
         let role = Role::Helper { nodes: self.nodes };

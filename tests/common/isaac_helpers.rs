@@ -10,6 +10,19 @@ use ludus::game::isaac::{Isaac, IsaacMove, IsaacRules, Phase};
 
 use super::isaac_reference::{RefIsaac, RefRules};
 
+/// Scoring-phase endgames small enough to brute-force: TV4, TV5 (and its Light-side variant),
+/// TV6, TV7, TV8 and TV8 after Light's pass. In the last two Light is out and Dark removes
+/// alone, so the same side moves again and again.
+pub const SCORING_ENDGAMES: [&str; 7] = [
+    "L3v07,L3v09,L3h20,D4h23,D3v31,D5h60,D3h70 00000/00000 d S - 28/79 3/0",
+    "D3h13,D3v39,D5h50,L3h55,L3v58 00000/00000 d S - 10/85 0/0",
+    "D3h13,D3v39,L3h55,L3v58 00000/00000 l S - 12/85 5/0",
+    "D4h60,L3v64,L3h65,L3v68,D3v69 00000/00000 d S - 95/1 0/0",
+    "D5v00,D5h11,D7v28,D4h54,D6h94 00000/00000 d S - 0/0 5/0",
+    "L3h11,D3h30,D3v34,D4h50 00000/00000 l S - 12/0 0/0",
+    "L3h11,D3h30,D3v34,D4h50 00000/00000 d S l 12/0 0/0",
+];
+
 /// TV1: the start position.
 pub const TV1: &str = "- 54321/54321 d P - 0/0 0/0";
 /// TV2: after `7h00`.
