@@ -327,3 +327,22 @@ fn a_gauntlet_with_max_plies_adjudication() {
     assert!(table.contains("a vs c: 0-0-2 [0.500]"), "{table}");
     assert!(!table.contains("b vs c"), "{table}");
 }
+
+/// The ladder's Tactigon openings file: every line a legal, distinct 2-ply line from the start
+/// that leaves the game undecided (a stale or hand-edited file would skew the ladder).
+#[test]
+fn the_ladder_openings_file_is_legal_and_complete() {
+    use ludus::game::GameId;
+    use ludus::referee::openings::read_openings_file;
+    use ludus::referee::rules::RuleSet;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/strength/openings/tactigon.txt");
+    let rules = RuleSet::new(GameId::Tactigon, &[]).unwrap();
+    let openings = read_openings_file(&path, &rules).unwrap();
+    assert_eq!(openings.len(), 2142);
+    let lines: std::collections::HashSet<String> = openings.iter().map(|o| o.line()).collect();
+    assert_eq!(lines.len(), 2142, "duplicate openings");
+    for o in &openings {
+        assert_eq!(o.moves.len(), 2, "{}", o.line());
+        assert!(o.fen.is_none(), "{}", o.line());
+    }
+}

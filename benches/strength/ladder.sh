@@ -15,11 +15,14 @@
 #                   with CONCURRENCY=1 on a machine with at least 2 free cores)
 # Environment: LUDUS (binary, default target/release/ludus), OUT (directory for the records,
 # results and tables, default target/strength), CONCURRENCY (default 2), PLIES (random opening
-# plies, default 2), SEED (default 1), MARGIN (time margin in ms, default 50).
+# plies, default 2), SEED (default 1), MARGIN (time margin in ms, default 50), OPENINGS (an
+# openings file; default benches/strength/openings/GAME.txt when it exists, played in an order
+# shuffled by SEED, else PLIES random plies). Tactigon has such a file: a third of its random
+# 2-ply openings hang a piece (benches/strength/openings.sh makes the file).
 # Every rung writes OUT/GAME-RUNG.{pgn,json,txt}; a rerun resumes an unfinished rung.
 set -euo pipefail
 if [ $# -lt 1 ]; then
-    sed -n '2,20p' "$0" >&2
+    sed -n '2,22p' "$0" >&2
     exit 2
 fi
 game=$1
@@ -31,6 +34,12 @@ ludus=${LUDUS:-target/release/ludus}
 out=${OUT:-target/strength}
 margin=${MARGIN:-50}
 mkdir -p "$out"
+book=${OPENINGS:-$(dirname "$0")/openings/$game.txt}
+if [ -s "$book" ]; then
+    openings=(--openings "$book" --shuffle-openings)
+else
+    openings=(--random-openings "${PLIES:-2}")
+fi
 
 engine() { # engine NAME SETTINGS…: one --engine flag
     local name=$1
@@ -56,7 +65,7 @@ for rung in "${rungs[@]}"; do
     resume=()
     [ -s "$base.pgn" ] && resume=(--resume)
     "$ludus" match --game "$game" "${pair[@]}" --games "$games" \
-        --random-openings "${PLIES:-2}" --seed "${SEED:-1}" --concurrency "${CONCURRENCY:-2}" \
+        "${openings[@]}" --seed "${SEED:-1}" --concurrency "${CONCURRENCY:-2}" \
         --pgnout "$base.pgn" --results "$base.json" --event "ladder $rung" --quiet \
         "${resume[@]}" | tee "$base.txt"
 done
