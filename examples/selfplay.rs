@@ -106,6 +106,7 @@ fn play_one<G: Evaluate>(args: &Args, settings: &G::Settings, g: usize) -> GameR
         overhead_ms: 0,
         root_moves: None,
         threads: 1,
+        earlier_positions: Vec::new(),
     };
     let mut pos = G::start(settings);
     let (mut plies, mut depth_sum, mut searches) = (0, 0, 0);

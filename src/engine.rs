@@ -379,6 +379,7 @@ impl<G: Evaluate> Worker<G> {
                 overhead_ms: 0,
                 root_moves: None,
                 threads: 1,
+                earlier_positions: Vec::new(),
             };
             let result = run_search(&root, &params, &mut self.tables, &self.stop, &mut |_| {});
             total += result.nodes;

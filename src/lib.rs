@@ -29,6 +29,7 @@
 //!     overhead_ms: 0,
 //!     root_moves: None,
 //!     threads: 1,
+//!     earlier_positions: Vec::new(),
 //! };
 //! let mut tables = SearchTables::new(1, Sight::HISTORY_SIZE).expect("1 MiB");
 //! let result = search(&pos, &params, &mut tables, &AtomicBool::new(false), &mut |_| {});

@@ -38,6 +38,7 @@ fn params(limits: Limits) -> SearchParams<<Sight as Game>::Move> {
         overhead_ms: 0,
         root_moves: None,
         threads: 1,
+        earlier_positions: Vec::new(),
     }
 }
 
@@ -312,6 +313,7 @@ fn several_threads_prove_the_same_results_as_one() {
     }
     let two = SearchParams {
         threads: 2,
+        earlier_positions: Vec::new(),
         ..params(Limits::default())
     };
     assert_eq!(run(&four, &two).0.score, one_thread_four);

@@ -58,6 +58,7 @@ fn run_with<G: Evaluate>(
         overhead_ms: 0,
         root_moves,
         threads: 1,
+        earlier_positions: Vec::new(),
     };
     let mut infos = Vec::new();
     let stop = AtomicBool::new(stop);

@@ -2,7 +2,7 @@
 //! threat to its own pentagon, an enemy gold pair), draws by the ply cap, and move times.
 
 mod common;
-use common::solver::{assert_move_at_any_budget, search_within};
+use common::solver::{assert_move_at_any_budget, search_after, search_within};
 
 use ludus::game::tactigon::board::board;
 use ludus::game::tactigon::{PENTAGON, Tactigon, TactigonRules};
@@ -106,4 +106,43 @@ fn the_ply_cap_makes_a_draw_the_search_sees() {
 #[test]
 fn the_start_position_gets_a_move_at_any_budget() {
     assert_move_at_any_budget(&Tactigon::start(&TactigonRules::default()));
+}
+
+/// The best move at `depth` from `pos`, with `earlier` as the game's earlier positions.
+fn best_with_history(pos: &Tactigon, earlier: &[&Tactigon], d: u32) -> Option<String> {
+    search_after(pos, earlier, depth(d)).best
+}
+
+#[test]
+fn a_side_ahead_does_not_step_back_into_a_position_of_the_game() {
+    // Game 47 of the ladder's depth-2 rung: Red is a triangle up and its best move is f12-d8.
+    let start = tactigon("2/4c2p1/2C5c1/3P2c4/C1C4cc1/4CT3/2 r 152");
+    assert_eq!(best_with_history(&start, &[], 5).as_deref(), Some("f12-d8"));
+    // The same board four plies later, after both sides stepped out and back: f12-d8 would
+    // now return to a position the game has had, which the search scores as a draw.
+    let p1 = after(&start, "f12-d8");
+    let p2 = after(&p1, "e15-e13");
+    let p3 = after(&p2, "d8-f12");
+    let again = after(&p3, "e13-e15");
+    let twin = tactigon("2/4c2p1/2C5c1/3P2c4/C1C4cc1/4CT3/2 r 156");
+    assert_eq!(again, twin);
+    assert_eq!(best_with_history(&twin, &[], 5).as_deref(), Some("f12-d8"));
+    let best = best_with_history(&again, &[&start, &p1, &p2, &p3], 5);
+    assert!(best.is_some());
+    assert_ne!(best.as_deref(), Some("f12-d8"));
+}
+
+#[test]
+fn a_shuffle_back_and_forth_repeats_the_position_for_the_search() {
+    // Game 47 of the ladder's depth-2 rung: both sides can step a piece out and back.
+    let start = tactigon("2/4c2p1/2C5c1/3P2c4/C1C4cc1/4CT3/2 r 152");
+    let out = after(&after(&start, "e1-d2"), "c17-c15");
+    let back = after(&after(&out, "d2-e1"), "c15-c17");
+    assert_eq!(back.repetition_key(), start.repetition_key());
+    assert!(start.repetition_key().is_some());
+    assert_ne!(back.hash(), start.hash(), "the ply cap tells the two apart");
+    assert_ne!(out.repetition_key(), start.repetition_key());
+    // The same board with the other side to move is another position.
+    let blue = tactigon("2/4c2p1/2C5c1/3P2c4/C1C4cc1/4CT3/2 b 152");
+    assert_ne!(blue.repetition_key(), start.repetition_key());
 }

@@ -54,6 +54,7 @@ impl GameVisitor for OneSearch<'_> {
             overhead_ms: 0,
             root_moves: None,
             threads: 1,
+            earlier_positions: Vec::new(),
         };
         let mut tables = SearchTables::new(HASH_MIB, G::HISTORY_SIZE)
             .map_err(|e| format!("cannot allocate the search tables: {e:?}"))?;

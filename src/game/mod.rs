@@ -240,6 +240,14 @@ pub trait Evaluate: Game {
     fn plies_left_bound(&self) -> Option<u32> {
         None
     }
+    /// A key of the board and the side to move alone (no move counter), in games where a
+    /// position can come back (Tactigon); `None` (the default) where it never can. The
+    /// alpha-beta search scores a position that recurs within its own line as a draw: the
+    /// moves in between made no progress, and anything the side to move could win from the
+    /// repeat it could have won the first time, with more plies to spare under a ply cap.
+    fn repetition_key(&self) -> Option<u64> {
+        None
+    }
     /// Whether this position is better searched by the exact alpha-beta search even when the
     /// `Searcher` option asks for MCTS: positions whose result a full-width search settles
     /// better than sampling does (Isaac's scoring phase). False by default: MCTS searches

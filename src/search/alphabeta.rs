@@ -77,6 +77,10 @@ pub struct AlphaBeta<'a, G: Evaluate> {
     scored: Vec<(i32, u32, G::Move)>,
     pv_table: Vec<Vec<G::Move>>,
     tried: Vec<usize>,
+    /// [`Evaluate::repetition_key`] of the positions on the current line, by ply.
+    line_keys: Vec<u64>,
+    /// The same keys of the game's positions before the root, sorted.
+    earlier_positions: Vec<u64>,
 }
 
 impl<'a, G: Evaluate> AlphaBeta<'a, G> {
@@ -106,7 +110,16 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
             scored: Vec::new(),
             pv_table: (0..=MAX_PLY + 1).map(|_| Vec::new()).collect(),
             tried: Vec::new(),
+            line_keys: vec![0; MAX_PLY + 2],
+            earlier_positions: Vec::new(),
         }
+    }
+
+    /// The game's positions before the root ([`Evaluate::repetition_key`]): the search scores
+    /// a return to one of them as a draw, like a repetition within its own line.
+    pub fn set_earlier_positions(&mut self, keys: &[u64]) {
+        self.earlier_positions = keys.to_vec();
+        self.earlier_positions.sort_unstable();
     }
 
     /// Fill-rate of the transposition table in permille.
@@ -160,6 +173,7 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
         let mut alpha = original_alpha;
         let mut best: Option<RootLine<G::Move>> = None;
         self.nodes += 1;
+        self.line_keys[0] = root.repetition_key().unwrap_or(0);
         for (i, &m) in moves.iter().filter(|m| !excluded.contains(m)).enumerate() {
             let mut child = root.clone();
             child.play(m);
@@ -219,18 +233,30 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
     }
 
     /// Counts a node; returns its score when there is nothing to search: the search was cut
-    /// short (any value: it is discarded) or the game is over.
+    /// short (any value: it is discarded), the game is over, or the position already stood
+    /// earlier on this line (a draw, see [`Evaluate::repetition_key`]).
     fn enter_node(&mut self, pos: &G, ply: usize) -> Option<i32> {
         if self.should_abort() {
             return Some(0);
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply + 1);
-        let won = match pos.outcome()? {
-            Outcome::Win(p) => Some(p == pos.side_to_move()),
-            Outcome::Draw => None,
-        };
-        Some(terminal_score(won, ply))
+        if let Some(outcome) = pos.outcome() {
+            let won = match outcome {
+                Outcome::Win(p) => Some(p == pos.side_to_move()),
+                Outcome::Draw => None,
+            };
+            return Some(terminal_score(won, ply));
+        }
+        let key = pos.repetition_key()?;
+        let ply = ply.min(MAX_PLY + 1);
+        if self.line_keys[..ply].contains(&key)
+            || self.earlier_positions.binary_search(&key).is_ok()
+        {
+            return Some(terminal_score(None, ply));
+        }
+        self.line_keys[ply] = key;
+        None
     }
 
     fn negamax(&mut self, pos: &G, depth: u32, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {

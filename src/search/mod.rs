@@ -101,6 +101,10 @@ pub struct SearchParams<M> {
     pub root_moves: Option<Vec<M>>,
     /// Search threads (`Threads`); 1 searches on the calling thread alone.
     pub threads: usize,
+    /// [`Evaluate::repetition_key`] of the game's positions before the root (what `position
+    /// … moves` and `move` played), in any order; a line that returns to one of them is
+    /// scored as a draw. Empty when the game has no repetitions or the history is unknown.
+    pub earlier_positions: Vec<u64>,
 }
 
 /// One `info` line's worth of progress.
@@ -258,6 +262,7 @@ pub fn search<G: Evaluate>(
             nodes: &helper_nodes,
             deadlines,
             max_depth,
+            earlier_positions: &params.earlier_positions,
         };
         plan.spawn(scope, root, &moves, params.threads);
         let mut ab = AlphaBeta::new(
@@ -270,6 +275,7 @@ pub fn search<G: Evaluate>(
             deadlines,
             limits.nodes,
         );
+        ab.set_earlier_positions(&params.earlier_positions);
         let main = MainSearch {
             root,
             params,

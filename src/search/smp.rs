@@ -32,6 +32,8 @@ pub struct HelperPlan<'a, G: Evaluate> {
     pub deadlines: Deadlines,
     /// Deepest iteration.
     pub max_depth: u32,
+    /// The game's positions before the root ([`super::SearchParams::earlier_positions`]).
+    pub earlier_positions: &'a [u64],
 }
 
 impl<'a, G: Evaluate> HelperPlan<'a, G> {
@@ -78,6 +80,7 @@ impl<G: Evaluate> HelperPlan<'_, G> {
         let role = Role::Helper { nodes: self.nodes };
         let mut ab = AlphaBeta::new(self.tt, &mut history, role, self.halt, self.deadlines, None);
         ab.can_abort = true;
+        ab.set_earlier_positions(self.earlier_positions);
         let shift = index % moves.len().max(1);
         moves.rotate_left(shift);
         let mut guess = None;

@@ -78,12 +78,18 @@ pub fn keeps_result<G: Game>(pos: &G, child: &G, truth: i32) -> bool {
 
 /// Searches `pos` within `limits` with fresh 16 MiB tables, one line, no overhead.
 pub fn search_within<G: Evaluate>(pos: &G, limits: Limits) -> SearchResult {
+    search_after(pos, &[], limits)
+}
+
+/// [`search_within`] for a game that had the positions `earlier` before `pos`.
+pub fn search_after<G: Evaluate>(pos: &G, earlier: &[&G], limits: Limits) -> SearchResult {
     let params = SearchParams {
         limits,
         multipv: 1,
         overhead_ms: 0,
         root_moves: None,
         threads: 1,
+        earlier_positions: earlier.iter().filter_map(|p| p.repetition_key()).collect(),
     };
     let mut tables = SearchTables::new(16, G::HISTORY_SIZE).expect("16 MiB for the tables");
     search(

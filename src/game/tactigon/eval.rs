@@ -84,6 +84,11 @@ impl Evaluate for Tactigon {
         self.occupied_by(them) & gold == gold
     }
 
+    /// Pieces move back and forth freely, so positions recur: the board-and-side key.
+    fn repetition_key(&self) -> Option<u64> {
+        Some(self.board_key())
+    }
+
     fn moves_left_estimate(&self) -> u32 {
         let cap = self.rules().ply_cap;
         let left = if cap > 0 {

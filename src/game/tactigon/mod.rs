@@ -260,6 +260,12 @@ impl Tactigon {
         self.board_hash_from_scratch() ^ self.ply_key()
     }
 
+    /// The key of board and side to move (kept up to date by `play`; what repetition
+    /// compares).
+    pub(super) fn board_key(&self) -> u64 {
+        self.hash
+    }
+
     /// The key of board and side to move, computed from scratch.
     pub(super) fn board_hash_from_scratch(&self) -> u64 {
         let mut h = if self.side == Player::Two {

@@ -25,31 +25,37 @@ impl<G: Evaluate> Session<'_, G> {
                 }
             },
         };
-        if self.apply_moves(&mut pos, moves) {
+        if let Some(earlier) = self.apply_moves(&mut pos, moves) {
             self.position = Some(pos);
+            self.earlier_positions = earlier;
         }
     }
 
-    /// Plays `moves` on `pos`; reports the first illegal one and returns false.
-    fn apply_moves(&mut self, pos: &mut G, moves: &[String]) -> bool {
+    /// Plays `moves` on `pos` and returns the repetition keys of the positions they left
+    /// ([`Evaluate::repetition_key`]); reports the first illegal move and returns `None`.
+    fn apply_moves(&mut self, pos: &mut G, moves: &[String]) -> Option<Vec<u64>> {
+        let mut left = Vec::new();
         for (i, m) in moves.iter().enumerate() {
+            let key = pos.repetition_key();
             if let Err(e) = pos.try_play_str(m) {
                 self.error(ProtocolError::new(
                     ErrorCode::IllegalMove,
                     format!("move {} {e}", i + 1),
                 ));
-                return false;
+                return None;
             }
+            left.extend(key);
         }
-        true
+        Some(left)
     }
 
     pub(super) fn play_moves(&mut self, moves: &[String]) {
         let Some(mut pos) = self.position.clone() else {
             return self.no_position("move");
         };
-        if self.apply_moves(&mut pos, moves) {
+        if let Some(earlier) = self.apply_moves(&mut pos, moves) {
             self.position = Some(pos);
+            self.earlier_positions.extend(earlier);
         }
     }
 
@@ -138,6 +144,7 @@ impl<G: Evaluate> Session<'_, G> {
             overhead_ms: options.get_i64(opt::MOVE_OVERHEAD, 10),
             root_moves,
             threads: options.get_i64(opt::THREADS, 1) as usize,
+            earlier_positions: self.earlier_positions.clone(),
         })
     }
 

@@ -76,6 +76,9 @@ struct Session<'a, G: Evaluate> {
     shared: &'a mut Shared,
     settings: G::Settings,
     position: Option<G>,
+    /// [`Evaluate::repetition_key`] of the game's positions before `position`, as far as
+    /// `position … moves` and `move` told them (what the search treats as repetitions).
+    earlier_positions: Vec<u64>,
     engine: Engine<G>,
 }
 
@@ -101,6 +104,7 @@ impl<'a, G: Evaluate> Session<'a, G> {
             shared,
             settings,
             position,
+            earlier_positions: Vec::new(),
             engine,
         }
     }
@@ -245,6 +249,7 @@ impl<'a, G: Evaluate> Session<'a, G> {
                 self.wait_idle();
                 self.engine.new_game();
                 self.position = Some(G::start(&self.settings));
+                self.earlier_positions.clear();
             }
             Command::Position { base, moves } => self.set_position(base, &moves),
             Command::Move(moves) => self.play_moves(&moves),
