@@ -234,7 +234,8 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
 
     /// Counts a node; returns its score when there is nothing to search: the search was cut
     /// short (any value: it is discarded), the game is over, or the position already stood
-    /// earlier on this line (a draw, see [`Evaluate::repetition_key`]).
+    /// earlier on this line or in the game before the root (a draw, see
+    /// [`Evaluate::repetition_key`]).
     fn enter_node(&mut self, pos: &G, ply: usize) -> Option<i32> {
         if self.should_abort() {
             return Some(0);
