@@ -1,7 +1,8 @@
 //! The protocol loop's searches, driven through pipes: `go` with and without limits, `isready`
 //! answered while a search runs, `stop`, `go infinite` holding its `bestmove` until `stop`, a
 //! second `go` or `setoption` ending the running search, end of input during a search,
-//! `searchmoves`, and the reproducibility of `go nodes`.
+//! `searchmoves`, the reproducibility of `go nodes`, and the game history that `position …
+//! moves` and `move` give the search for repetitions.
 
 mod process;
 
@@ -281,9 +282,11 @@ fn setoption_during_a_search_stops_it_first() {
     engine.quit(Duration::from_secs(10));
 }
 
-/// The `bestmove` of `go depth 5` after `position`.
-fn best_after(engine: &mut Engine, position: &str) -> String {
-    engine.send(position);
+/// The `bestmove` of `go depth 5` after the commands `setup`.
+fn best_after(engine: &mut Engine, setup: &[&str]) -> String {
+    for line in setup {
+        engine.send(line);
+    }
     engine.send("go depth 5");
     let lines = engine.read_until_within(Duration::from_secs(60), "bestmove", is_bestmove);
     let last = &lines[lines.len() - 1];
@@ -298,22 +301,19 @@ fn the_moves_of_position_count_as_the_game_s_history_for_repetitions() {
     // its best move, unless the game already had the position f12-d8 leads to.
     let mut engine = Engine::spawn_with_args(&["--game", "tactigon"]);
     let fen = "2/4c2p1/2C5c1/3P2c4/C1C4cc1/4CT3/2";
-    let fresh = best_after(&mut engine, &format!("position fen {fen} r 156"));
-    assert_eq!(fresh, "f12-d8");
+    let fresh = format!("position fen {fen} r 156");
+    assert_eq!(best_after(&mut engine, &[&fresh]), "f12-d8");
     let shuffled = format!("position fen {fen} r 152 moves f12-d8 e15-e13 d8-f12 e13-e15");
-    let best = best_after(&mut engine, &shuffled);
+    let best = best_after(&mut engine, &[&shuffled]);
     assert_ne!(best, "f12-d8");
     assert_ne!(best, "(none)");
     // `move` adds to the history in the same way.
-    engine.send(&format!("position fen {fen} r 152 moves f12-d8 e15-e13"));
-    engine.send("move d8-f12 e13-e15");
-    engine.send("go depth 5");
-    let lines = engine.read_until_within(Duration::from_secs(60), "bestmove", is_bestmove);
-    assert_ne!(bestmove_of(&lines[lines.len() - 1]), Some("f12-d8"));
-    // A new `position` forgets the old history.
-    assert_eq!(
-        best_after(&mut engine, &format!("position fen {fen} r 156")),
+    let half = format!("position fen {fen} r 152 moves f12-d8 e15-e13");
+    assert_ne!(
+        best_after(&mut engine, &[&half, "move d8-f12 e13-e15"]),
         "f12-d8"
     );
+    // A new `position` forgets the old history.
+    assert_eq!(best_after(&mut engine, &[&fresh]), "f12-d8");
     engine.quit(Duration::from_secs(10));
 }

@@ -1,5 +1,6 @@
 //! Search tests on Tactigon: the tactics the engine must see (a hanging pentagon, a one-move
-//! threat to its own pentagon, an enemy gold pair), draws by the ply cap, and move times.
+//! threat to its own pentagon, an enemy gold pair), draws by the ply cap, repetitions (a side
+//! ahead does not step back into a position of the game), and move times.
 
 mod common;
 use common::solver::{assert_move_at_any_budget, search_after, search_within};

@@ -7,7 +7,7 @@
 #   benches/strength/openings.sh GAME [PLIES] [DEPTH] [MAXCP] > openings.txt
 #
 # Defaults: 2 plies, depth 4, ±100. LUDUS names the binary (default target/release/ludus).
-# Prints one `startpos moves …` line per kept opening, in the engine's move order, and a count
+# Prints one `startpos moves …` line per kept opening, sorted (C locale), and a count
 # of kept / all openings on stderr. Deterministic: the same binary gives the same file.
 set -euo pipefail
 if [ $# -lt 1 ]; then
