@@ -11,6 +11,8 @@
 #   full10-full20   full at 20+0.2 vs full at 10+0.1 (doubling the time)
 #   full10-full40   full at 40+0.4 vs full at 10+0.1
 #   fast-double     full at 2+0.02 vs full at 1+0.01 (doubling at a short time control)
+#   half-double     full at 1+0.01 vs full at 0.5+0.005 (doubling at a shorter one still,
+#                   where Sight is not yet played out near-perfectly)
 #   threads         alpha-beta with Threads 2 vs Threads 1, both at 2+0.02 (run it alone
 #                   with CONCURRENCY=1 on a machine with at least 2 free cores)
 # Environment: LUDUS (binary, default target/release/ludus), OUT (directory for the records,
@@ -22,7 +24,7 @@
 # Every rung writes OUT/GAME-RUNG.{pgn,json,txt}; a rerun resumes an unfinished rung.
 set -euo pipefail
 if [ $# -lt 1 ]; then
-    sed -n '2,22p' "$0" >&2
+    sed -n '2,24p' "$0" >&2
     exit 2
 fi
 game=$1
@@ -54,6 +56,7 @@ for rung in "${rungs[@]}"; do
     depth2-full10) mapfile -t pair < <(engine full10 tc=10+0.1; engine depth2 option.Searcher=alphabeta depth=2) ;;
     full10-full20) mapfile -t pair < <(engine full20 tc=20+0.2; engine full10 tc=10+0.1) ;;
     full10-full40) mapfile -t pair < <(engine full40 tc=40+0.4; engine full10 tc=10+0.1) ;;
+    half-double) mapfile -t pair < <(engine full1 tc=1+0.01; engine full05 tc=0.5+0.005) ;;
     fast-double) mapfile -t pair < <(engine full2 tc=2+0.02; engine full1 tc=1+0.01) ;;
     threads) mapfile -t pair < <(engine threads2 option.Threads=2 option.Searcher=alphabeta tc=2+0.02; engine threads1 option.Searcher=alphabeta tc=2+0.02) ;;
     *)
