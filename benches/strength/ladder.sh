@@ -11,8 +11,8 @@
 #   full10-full20   full at 20+0.2 vs full at 10+0.1 (doubling the time)
 #   full10-full40   full at 40+0.4 vs full at 10+0.1
 #   fast-double     full at 2+0.02 vs full at 1+0.01 (doubling at a short time control)
-#   half-double     full at 1+0.01 vs full at 0.5+0.005 (doubling at a shorter one still,
-#                   where Sight is not yet played out near-perfectly)
+#   half-double     full at 1+0.01 vs full at 0.5+0.005 (doubling at a shorter one still:
+#                   how Sight's gain depends on the time control)
 #   threads         alpha-beta with Threads 2 vs Threads 1, both at 2+0.02 (run it alone
 #                   with CONCURRENCY=1 on a machine with at least 2 free cores)
 # Environment: LUDUS (binary, default target/release/ludus), OUT (directory for the records,

@@ -230,7 +230,9 @@ pub trait Evaluate: Game {
     fn must_respond(&self) -> bool {
         false
     }
-    /// A rough count of the moves the side to move still has to make, for time management.
+    /// A rough count of the moves the side to move still has to spend time on, for time
+    /// management: the moves left in the game, less those a game plays in a moment anyway
+    /// (Sight leaves out the moves after its exact search reaches the end).
     fn moves_left_estimate(&self) -> u32 {
         30
     }
