@@ -18,6 +18,7 @@ use rand::rngs::SmallRng;
 
 use crate::game::{Evaluate, Game, OptionValues};
 use crate::search::levels::{self, Level};
+use crate::search::tt::TranspositionTable;
 use crate::search::{
     Limits, Score, SearchInfo, SearchParams, SearchTables, Searcher, mcts, search as run_search,
 };
@@ -75,6 +76,14 @@ pub enum Report {
         /// Nodes searched on it.
         nodes: u64,
     },
+    /// A new `Hash` size could not be had (not a job's report): the worker kept a table of
+    /// `kept_mib` MiB instead.
+    HashRefused {
+        /// The size asked for.
+        wanted_mib: usize,
+        /// The size of the table in use.
+        kept_mib: usize,
+    },
     /// Bench is over (final report).
     BenchDone {
         /// Total nodes: the bench signature.
@@ -111,11 +120,23 @@ pub enum Job<G: Evaluate> {
 }
 
 impl<G: Evaluate> Job<G> {
+    /// The move that answers a search if it fails or cannot be waited for: its first root
+    /// move (the first legal move, or the first of `searchmoves`); `None` for other jobs and
+    /// when there is no legal move.
+    pub fn fallback_move(&self) -> Option<String> {
+        match self {
+            Job::Search { root, params, .. } => crate::search::root_moves(root, params)
+                .first()
+                .map(|&m| root.move_to_string(m)),
+            _ => None,
+        }
+    }
+
     /// The final report that stands in for this job's own if it fails.
     fn failure_report(&self) -> Report {
         match self {
             Job::Search { .. } => Report::BestMove {
-                best: None,
+                best: self.fallback_move(),
                 ponder: None,
             },
             Job::Perft { .. } => Report::PerftDone {
@@ -134,7 +155,7 @@ impl<G: Evaluate> Job<G> {
 enum Control<G: Evaluate> {
     Run(u64, Job<G>),
     NewGame,
-    SetTables(SearchTables<G::Move>),
+    ResizeHash(usize),
     Seed(u64),
 }
 
@@ -144,6 +165,8 @@ pub struct Engine<G: Evaluate> {
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
     running: Option<u64>,
+    /// The move that answers the running search if the worker cannot be waited for.
+    fallback: Option<String>,
     next_id: u64,
 }
 
@@ -167,6 +190,7 @@ impl<G: Evaluate> Engine<G> {
             stop,
             thread,
             running: None,
+            fallback: None,
             next_id: 1,
         }
     }
@@ -177,8 +201,15 @@ impl<G: Evaluate> Engine<G> {
         self.next_id += 1;
         self.stop.store(false, Ordering::SeqCst);
         self.running = Some(id);
+        self.fallback = job.fallback_move();
         self.send(Control::Run(id, job));
         id
+    }
+
+    /// The move that answers the running search if its own answer cannot be waited for (see
+    /// [`Job::fallback_move`]).
+    pub fn fallback_move(&self) -> Option<String> {
+        self.fallback.clone()
     }
 
     /// The id of the job under way, if any.
@@ -203,9 +234,11 @@ impl<G: Evaluate> Engine<G> {
         self.send(Control::NewGame);
     }
 
-    /// Replaces the search tables (a new `Hash` size).
-    pub fn set_tables(&self, tables: SearchTables<G::Move>) {
-        self.send(Control::SetTables(tables));
+    /// Gives the transposition table a new size, `mib` MiB, on the worker: the old table is
+    /// freed before the new one is allocated, and the caller does not wait. If the memory
+    /// cannot be had, the worker keeps a smaller table and reports [`Report::HashRefused`].
+    pub fn resize_hash(&self, mib: usize) {
+        self.send(Control::ResizeHash(mib));
     }
 
     /// Reseeds the random generator used by `Level random|greedy`.
@@ -255,10 +288,32 @@ impl<G: Evaluate> Worker<G> {
                     }
                 }
                 Control::NewGame => self.tables.clear(),
-                Control::SetTables(tables) => self.tables = tables,
+                Control::ResizeHash(mib) => self.resize_hash(mib),
                 Control::Seed(seed) => self.rng = SmallRng::seed_from_u64(seed),
             }
         }
+    }
+
+    /// Frees the table, then allocates one of `mib` MiB; if that fails, one of the old size,
+    /// else the smallest.
+    fn resize_hash(&mut self, mib: usize) {
+        let old_mib = self.tables.tt.bytes() >> 20;
+        self.tables.tt = TranspositionTable::tiny();
+        self.tables.history.clear();
+        if let Ok(tt) = TranspositionTable::new(mib) {
+            self.tables.tt = tt;
+            return;
+        }
+        let (tt, kept_mib) = match TranspositionTable::new(old_mib) {
+            Ok(tt) => (tt, old_mib),
+            Err(_) => (TranspositionTable::tiny(), 0),
+        };
+        self.tables.tt = tt;
+        let report = Report::HashRefused {
+            wanted_mib: mib,
+            kept_mib,
+        };
+        self.report(0, report);
     }
 
     fn report(&self, job: u64, report: Report) {
@@ -307,18 +362,22 @@ impl<G: Evaluate> Worker<G> {
                 let result = run_search(root, params, &mut self.tables, &self.stop, &mut report);
                 (result.best, result.ponder)
             }
-            Level::Greedy => match levels::greedy_move(root, &mut self.rng) {
-                Some((m, score)) => {
-                    let mv = root.move_to_string(m);
-                    self.report(id, Report::Info(one_ply_info(start, score, &mv)));
-                    (Some(mv), None)
+            Level::Greedy => {
+                let moves = levels::candidate_moves(root, params.root_moves.as_deref());
+                match levels::greedy_move_among(root, &moves, &mut self.rng) {
+                    Some((m, score)) => {
+                        let mv = root.move_to_string(m);
+                        self.report(id, Report::Info(one_ply_info(start, score, &mv)));
+                        (Some(mv), None)
+                    }
+                    None => (None, None),
                 }
-                None => (None, None),
-            },
-            Level::Random => (
-                levels::random_move(root, &mut self.rng).map(|m| root.move_to_string(m)),
-                None,
-            ),
+            }
+            Level::Random => {
+                let moves = levels::candidate_moves(root, params.root_moves.as_deref());
+                let choice = levels::random_move_among(&moves, &mut self.rng);
+                (choice.map(|m| root.move_to_string(m)), None)
+            }
         };
         if params.limits.infinite {
             // `go infinite` holds its bestmove until `stop`, even when the search is over.

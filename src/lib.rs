@@ -7,6 +7,7 @@
 //!   time manager;
 //! - [`engine`]: the search worker thread and the events it sends;
 //! - [`lines`]: bounded line reading shared by the protocol and the referee;
+//! - [`machine`]: the processors and memory the machine can serve (option maxima);
 //! - [`protocol`]: the UGI/UCI text protocol loop, the only writer of standard output, and the
 //!   one-shot commands for scripts;
 //! - [`referee`]: `ludus match`, engine-vs-engine matches checked by the rules, with
@@ -42,6 +43,7 @@ pub mod engine;
 pub mod game;
 pub mod gui;
 pub mod lines;
+pub mod machine;
 pub mod protocol;
 pub mod referee;
 pub mod search;

@@ -2,6 +2,7 @@
 //! same table is advertised by `ugi`/`uci` and checks every `setoption`.
 
 use crate::game::{GameId, OptionSpec};
+use crate::machine;
 use crate::search::Searcher;
 use crate::search::levels::Level;
 use crate::search::smp::MAX_THREADS;
@@ -30,17 +31,50 @@ pub const SEED: &str = "Seed";
 
 /// Default transposition table size in MiB.
 pub const DEFAULT_HASH_MIB: i64 = 16;
-/// Largest transposition table in MiB (the machines have 24 GiB).
-pub const MAX_HASH_MIB: i64 = 16_384;
+/// Largest `Hash` where the machine's memory cannot be read.
+const FALLBACK_MAX_HASH_MIB: i64 = 16_384;
+/// Most lines `MultiPV` reports. Every search can be cut at any node, so more lines cost
+/// depth, never latency.
+pub const MAX_MULTIPV: i64 = 256;
+
+/// The largest `Hash` this machine can serve: a quarter of its memory, so that the table and
+/// an MCTS tree of the same size (the tree's budget is `Hash` too) take at most half.
+pub fn max_hash_mib() -> i64 {
+    machine::memory().map_or(FALLBACK_MAX_HASH_MIB, |m| {
+        i64::try_from(m.total_mib / 4).unwrap_or(i64::MAX).max(1)
+    })
+}
+
+/// The most search threads this machine can serve: one per logical processor (a thread more
+/// than the processors would only take time from the others, the main thread included).
+pub fn max_threads() -> i64 {
+    machine::cpus().clamp(1, MAX_THREADS) as i64
+}
+
+/// Why a `Hash` of `mib` MiB cannot be had now, replacing a table of `current_mib`: the new
+/// table and an MCTS tree of the same size must fit into the memory available (what the
+/// kernel reports as available, plus the current table, which is freed first). `None` when
+/// it fits, or when the machine's memory cannot be read.
+pub fn hash_shortfall(mib: u64, current_mib: u64) -> Option<String> {
+    let memory = machine::memory()?;
+    let needed = mib.saturating_mul(2);
+    let available = memory.available_mib.saturating_add(current_mib);
+    (needed > available).then(|| {
+        format!(
+            "Hash {mib} MiB needs up to {needed} MiB with the search tree, and {available} MiB \
+             are available"
+        )
+    })
+}
 
 /// Every option, engine options first, then each game's rule switches.
 pub fn all_specs() -> Vec<OptionSpec> {
     let variants: Vec<&'static str> = GameId::ALL.iter().map(|g| g.name()).collect();
     let mut specs = vec![
         OptionSpec::combo(VARIANT, GameId::DEFAULT.name(), &variants),
-        OptionSpec::spin(HASH, DEFAULT_HASH_MIB, 1, MAX_HASH_MIB),
-        OptionSpec::spin(THREADS, 1, 1, MAX_THREADS as i64),
-        OptionSpec::spin(MULTIPV, 1, 1, 256),
+        OptionSpec::spin(HASH, DEFAULT_HASH_MIB, 1, max_hash_mib()),
+        OptionSpec::spin(THREADS, 1, 1, max_threads()),
+        OptionSpec::spin(MULTIPV, 1, 1, MAX_MULTIPV),
         OptionSpec::spin(MOVE_OVERHEAD, 10, 0, 5000),
         OptionSpec::button(CLEAR_HASH),
         OptionSpec::text(DEBUG_LOG_FILE, ""),

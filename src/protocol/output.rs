@@ -3,6 +3,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
 
 use super::command::ProtocolError;
 use crate::search::SearchInfo;
@@ -95,17 +96,28 @@ impl Output {
         }
     }
 
-    /// Starts (path) or ends (empty path) copying all I/O to a file, appending to it.
+    /// Starts (path) or ends (empty path) copying all I/O to a file, appending to it. Only a
+    /// regular file (new or existing) is accepted: a FIFO, a device or a directory is
+    /// refused, and opening never blocks (it is done with `O_NONBLOCK`, then checked).
     pub fn set_log_file(&mut self, path: &str) -> Result<(), String> {
         if path.is_empty() {
             self.log = None;
             return Ok(());
         }
+        let not_regular = || format!("cannot use '{path}' for the debug log: not a regular file");
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            return Err(not_regular());
+        }
         let file = OpenOptions::new()
             .create(true)
             .append(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
             .open(path)
             .map_err(|e| format!("cannot open '{path}' for the debug log: {e}"))?;
+        // The path may have changed between the check and the opening.
+        if !file.metadata().is_ok_and(|m| m.is_file()) {
+            return Err(not_regular());
+        }
         self.log = Some(file);
         Ok(())
     }

@@ -12,7 +12,8 @@ use super::score::{INFINITY, MATE, terminal_score};
 use super::tt::{Bound, TranspositionTable};
 use crate::game::{Evaluate, Outcome};
 
-/// How often (in nodes) the clock and the stop flag are looked at.
+/// How often (in nodes) the clock is read and a helper adds its nodes to the shared count.
+/// The stop flag is looked at in every node.
 pub const POLL_INTERVAL: u64 = 1024;
 
 /// Moves searched before late-move reductions start.
@@ -70,8 +71,10 @@ pub struct AlphaBeta<'a, G: Evaluate> {
     pub seldepth: usize,
     /// True once a limit or `stop` cut the search short.
     pub aborted: bool,
-    /// Limits are only enforced once depth 1 is complete, so there is always a move.
-    pub can_abort: bool,
+    /// The best root move the last [`AlphaBeta::search_root`] call had scored when it was
+    /// cut short (`None` if it finished, or was cut before its first move was scored): what
+    /// the search answers when not even depth 1 completed.
+    pub unfinished_best: Option<RootLine<G::Move>>,
     killers: Killers<G::Move>,
     move_lists: Vec<Vec<G::Move>>,
     scored: Vec<(i32, u32, G::Move)>,
@@ -104,7 +107,7 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
             nodes: 0,
             seldepth: 0,
             aborted: false,
-            can_abort: false,
+            unfinished_best: None,
             killers: Killers::new(),
             move_lists: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             scored: Vec::new(),
@@ -136,14 +139,14 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
         }
     }
 
+    /// Whether the search must stop now: `stop` (looked at in every node), the node limit, or
+    /// the hard deadline (read every [`POLL_INTERVAL`] nodes). Any limit may cut any node,
+    /// depth 1 included: the caller then answers with the best move found so far.
     fn should_abort(&mut self) -> bool {
         if self.aborted {
             return true;
         }
-        if !self.can_abort {
-            return false;
-        }
-        if self.node_limit.is_some_and(|n| self.nodes >= n) {
+        if self.node_limit.is_some_and(|n| self.nodes >= n) || self.stop.load(Ordering::Relaxed) {
             self.aborted = true;
         } else if self.nodes.is_multiple_of(POLL_INTERVAL) {
             if let Role::Helper { nodes } = self.role {
@@ -151,73 +154,82 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
             }
             let over = self.node_limit.is_some_and(|n| self.total_nodes() >= n);
             let late = self.deadlines.hard.is_some_and(|h| Instant::now() >= h);
-            self.aborted = over || late || self.stop.load(Ordering::Relaxed);
+            self.aborted = over || late;
         }
         self.aborted
     }
 
-    /// Searches the root moves not in `excluded` to `depth` within the window
-    /// `(alpha, beta)` and returns the best line, or `None` if the search was cut short
-    /// before it finished. A score at or below `alpha` (fail low: its line is just the first
-    /// move) or at or above `beta` (fail high) is a bound, not the value: the caller widens
-    /// the window and searches again.
+    /// Searches the root moves to `depth` within the window `(alpha, beta)` and returns the
+    /// best `lines` lines, best first (`MultiPV`: one pass over the moves, where a move is
+    /// searched in full only if it beats the `lines`-th best so far), or `None` if the search
+    /// was cut short before it finished (then [`AlphaBeta::unfinished_best`] holds the best
+    /// move it had scored). A best score at or below `alpha` (fail low: its line is just the
+    /// first move) or at or above `beta` (fail high) is a bound, not the value: the caller
+    /// widens the window and searches again.
     pub fn search_root(
         &mut self,
         root: &G,
         moves: &[G::Move],
-        excluded: &[G::Move],
+        lines: usize,
         depth: u32,
         window: (i32, i32),
-    ) -> Option<RootLine<G::Move>> {
-        let (original_alpha, beta) = window;
-        let mut alpha = original_alpha;
-        let mut best: Option<RootLine<G::Move>> = None;
+    ) -> Option<Vec<RootLine<G::Move>>> {
+        let (alpha, beta) = window;
+        let lines = lines.max(1);
+        // Best first; at most `lines` of them.
+        let mut best: Vec<RootLine<G::Move>> = Vec::with_capacity(lines + 1);
+        self.unfinished_best = None;
         self.nodes += 1;
         self.line_keys[0] = root.repetition_key().unwrap_or(0);
-        for (i, &m) in moves.iter().filter(|m| !excluded.contains(m)).enumerate() {
+        for &m in moves {
+            // What a move must beat to enter the list: alpha until the list is full.
+            let bar = match best.get(lines - 1) {
+                Some(last) => alpha.max(last.score),
+                None => alpha,
+            };
             let mut child = root.clone();
             child.play(m);
-            let score = if i == 0 {
-                self.child(root, &child, depth - 1, 1, alpha, beta)
+            let score = if best.len() < lines {
+                self.child(root, &child, depth - 1, 1, bar, beta)
             } else {
-                let s = self.child(root, &child, depth - 1, 1, alpha, alpha + 1);
-                if s > alpha && s < beta && !self.aborted {
-                    self.child(root, &child, depth - 1, 1, alpha, beta)
+                let s = self.child(root, &child, depth - 1, 1, bar, bar + 1);
+                if s > bar && s < beta && !self.aborted {
+                    self.child(root, &child, depth - 1, 1, bar, beta)
                 } else {
                     s
                 }
             };
             if self.aborted {
+                self.unfinished_best = best.into_iter().next();
                 return None;
             }
-            if best.as_ref().is_none_or(|b| score > b.score) {
+            if best.len() < lines || score > bar {
                 let mut pv = vec![m];
-                if score > alpha {
+                if score > bar {
                     pv.extend_from_slice(&self.pv_table[1]);
                 }
-                best = Some(RootLine { score, pv });
+                let at = best.partition_point(|l| l.score >= score);
+                best.insert(at, RootLine { score, pv });
+                best.truncate(lines);
             }
-            if score > alpha {
-                alpha = score;
-                if score >= beta {
-                    break;
-                }
-            }
-        }
-        if let Some(line) = &best {
-            let exact = line.score > original_alpha && line.score < beta;
-            if excluded.is_empty() && exact {
-                self.tt.store(
-                    root.hash(),
-                    Some(line.pv[0]),
-                    line.score,
-                    depth,
-                    Bound::Exact,
-                    0,
-                );
+            if best.len() == lines && best[lines - 1].score >= beta {
+                break;
             }
         }
-        best
+        if let Some(line) = best.first()
+            && line.score > alpha
+            && line.score < beta
+        {
+            self.tt.store(
+                root.hash(),
+                Some(line.pv[0]),
+                line.score,
+                depth,
+                Bound::Exact,
+                0,
+            );
+        }
+        Some(best)
     }
 
     /// Searches `child` of `pos` within the window `(alpha, beta)` of `pos`'s side to move and

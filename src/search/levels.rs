@@ -35,8 +35,12 @@ impl Level {
 
 /// A uniformly random legal move, `None` when there is none.
 pub fn random_move<G: Evaluate>(pos: &G, rng: &mut SmallRng) -> Option<G::Move> {
-    let mut moves = Vec::new();
-    pos.generate_moves(&mut moves);
+    random_move_among(&legal_moves(pos), rng)
+}
+
+/// A uniformly random move of `moves` (the legal moves, or `go searchmoves`' list), `None`
+/// when it is empty.
+pub fn random_move_among<M: Copy>(moves: &[M], rng: &mut SmallRng) -> Option<M> {
     if moves.is_empty() {
         return None;
     }
@@ -46,12 +50,19 @@ pub fn random_move<G: Evaluate>(pos: &G, rng: &mut SmallRng) -> Option<G::Move> 
 /// The move whose resulting position evaluates best for the mover (a move that ends the game
 /// scores as its result), with the score; ties are broken at random.
 pub fn greedy_move<G: Evaluate>(pos: &G, rng: &mut SmallRng) -> Option<(G::Move, i32)> {
-    let mut moves = Vec::new();
-    pos.generate_moves(&mut moves);
+    greedy_move_among(pos, &legal_moves(pos), rng)
+}
+
+/// [`greedy_move`] among `moves` only (legal moves of `pos`, e.g. `go searchmoves`' list).
+pub fn greedy_move_among<G: Evaluate>(
+    pos: &G,
+    moves: &[G::Move],
+    rng: &mut SmallRng,
+) -> Option<(G::Move, i32)> {
     let mover = pos.side_to_move();
     let mut best_score = -INFINITY;
     let mut best: Vec<G::Move> = Vec::new();
-    for &m in &moves {
+    for &m in moves {
         let mut child = pos.clone();
         child.play(m);
         let score = match child.outcome() {
@@ -74,4 +85,22 @@ pub fn greedy_move<G: Evaluate>(pos: &G, rng: &mut SmallRng) -> Option<(G::Move,
         return None;
     }
     Some((best[rng.random_range(0..best.len())], best_score))
+}
+
+/// The moves a level chooses among: `searchmoves` (already checked legal) when given, else
+/// every legal move; none when the game is over.
+pub fn candidate_moves<G: Evaluate>(pos: &G, searchmoves: Option<&[G::Move]>) -> Vec<G::Move> {
+    match searchmoves {
+        Some(list) if pos.outcome().is_none() => list.to_vec(),
+        Some(_) => Vec::new(),
+        None => legal_moves(pos),
+    }
+}
+
+fn legal_moves<G: Evaluate>(pos: &G) -> Vec<G::Move> {
+    let mut moves = Vec::new();
+    if pos.outcome().is_none() {
+        pos.generate_moves(&mut moves);
+    }
+    moves
 }

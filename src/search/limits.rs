@@ -27,6 +27,10 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Search until `stop`, and hold `bestmove` until then even if the search finishes.
     pub infinite: bool,
+    /// When the time for this move began (the `go` arrived); time limits count from here, so
+    /// time spent waiting for an earlier job to stop is not time the search may spend. `None`:
+    /// from the start of the search.
+    pub started: Option<Instant>,
 }
 
 /// Soft and hard time bounds of one search, measured from its start.

@@ -190,34 +190,35 @@ fn pv_strings<G: Evaluate>(root: &G, pv: &[G::Move]) -> Vec<String> {
 /// First depth searched with an aspiration window.
 const ASPIRATION_MIN_DEPTH: u32 = 4;
 
-/// One root search to `depth` with an aspiration window of the game's
-/// [`Evaluate::ASPIRATION_WINDOW`] around `guess`: on a fail low or high the window widens on
-/// that side (doubling its step) until the score falls inside it. With no guess, a proven
-/// result as guess, a depth below [`ASPIRATION_MIN_DEPTH`] or no window for the game, the
-/// window is infinite.
+/// One root search for the best `lines` lines to `depth`, with an aspiration window of the
+/// game's [`Evaluate::ASPIRATION_WINDOW`] around `guess`: on a fail low or high the window
+/// widens on that side (doubling its step) until the score falls inside it. With no guess, a
+/// proven result as guess, a depth below [`ASPIRATION_MIN_DEPTH`], several lines or no window
+/// for the game, the window is infinite.
 pub(crate) fn aspiration_search<G: Evaluate>(
     ab: &mut AlphaBeta<G>,
     root: &G,
     moves: &[G::Move],
-    excluded: &[G::Move],
+    lines: usize,
     depth: u32,
     guess: Option<i32>,
-) -> Option<RootLine<G::Move>> {
+) -> Option<Vec<RootLine<G::Move>>> {
     let window = guess
-        .filter(|g| g.abs() < MATE_BOUND && depth >= ASPIRATION_MIN_DEPTH)
+        .filter(|g| g.abs() < MATE_BOUND && depth >= ASPIRATION_MIN_DEPTH && lines == 1)
         .zip(G::ASPIRATION_WINDOW);
     let Some((guess, mut delta)) = window else {
-        return ab.search_root(root, moves, excluded, depth, (-INFINITY, INFINITY));
+        return ab.search_root(root, moves, lines, depth, (-INFINITY, INFINITY));
     };
     let (mut alpha, mut beta) = (guess - delta, guess + delta);
     loop {
-        let line = ab.search_root(root, moves, excluded, depth, (alpha, beta))?;
-        if line.score <= alpha && alpha > -INFINITY {
-            alpha = (line.score - delta).max(-INFINITY);
-        } else if line.score >= beta && beta < INFINITY {
-            beta = (line.score + delta).min(INFINITY);
+        let found = ab.search_root(root, moves, lines, depth, (alpha, beta))?;
+        let score = found.first()?.score;
+        if score <= alpha && alpha > -INFINITY {
+            alpha = (score - delta).max(-INFINITY);
+        } else if score >= beta && beta < INFINITY {
+            beta = (score + delta).min(INFINITY);
         } else {
-            return Some(line);
+            return Some(found);
         }
         delta = delta.saturating_mul(2);
         if delta >= MATE_BOUND / 2 {
@@ -227,11 +228,13 @@ pub(crate) fn aspiration_search<G: Evaluate>(
 }
 
 /// Searches `root` within `params` and returns the best move. Calls `report` once per line of
-/// every completed iteration. Stops early when `stop` is set (polled every ~1k nodes).
+/// every completed iteration. Stops early when `stop` is set (looked at in every node).
 ///
 /// With `params.threads` > 1, helper threads search the same root at the same time and share
 /// the transposition table (Lazy SMP, see [`smp`]); the main thread's result is the answer.
-/// Depth 1 always completes, so a legal move is returned whenever one exists.
+/// Any limit or `stop` may cut the search at any node, depth 1 included; a legal move is
+/// still returned whenever one exists: the last completed iteration's best, else the best
+/// root move depth 1 had scored, else the first root move.
 pub fn search<G: Evaluate>(
     root: &G,
     params: &SearchParams<G::Move>,
@@ -239,12 +242,12 @@ pub fn search<G: Evaluate>(
     stop: &AtomicBool,
     report: &mut dyn FnMut(SearchInfo),
 ) -> SearchResult {
-    let start = Instant::now();
+    let limits = &params.limits;
+    let start = limits.started.unwrap_or_else(Instant::now);
     let moves = root_moves(root, params);
     if moves.is_empty() {
         return SearchResult::empty();
     }
-    let limits = &params.limits;
     let deadlines = limits.deadlines(start, params.overhead_ms, root.moves_left_estimate());
     let max_depth = limits
         .depth
@@ -311,43 +314,22 @@ impl<G: Evaluate> MainSearch<'_, G> {
         let mut lines: Vec<RootLine<G::Move>> = Vec::new();
         let mut result = SearchResult::empty();
         for depth in 1..=self.max_depth {
-            let mut new_lines: Vec<RootLine<G::Move>> = Vec::new();
-            let mut excluded = Vec::new();
-            for i in 0..lines_wanted {
-                // Aspiration: the best line searches a window around the last iteration's
-                // score.
-                let guess = lines.first().filter(|_| i == 0).map(|l| l.score);
-                match aspiration_search(ab, root, &moves, &excluded, depth, guess) {
-                    Some(line) => {
-                        excluded.push(line.pv[0]);
-                        new_lines.push(line);
-                    }
-                    None => break,
+            // Aspiration: a single line searches a window around the last iteration's score.
+            let guess = lines.first().map(|l| l.score);
+            let found = aspiration_search(ab, root, &moves, lines_wanted, depth, guess);
+            let Some(new_lines) = found.filter(|l| !l.is_empty()) else {
+                if lines.is_empty() {
+                    // Cut during depth 1: the best root move it had scored is played (it is
+                    // not reported: depth 1 is not complete).
+                    lines.extend(ab.unfinished_best.take());
                 }
-            }
-            if ab.aborted || new_lines.is_empty() {
                 break;
-            }
-            ab.can_abort = true;
+            };
             // Next iteration starts with this one's best lines, best first.
             let firsts: Vec<G::Move> = new_lines.iter().map(|l| l.pv[0]).collect();
             moves.retain(|m| !firsts.contains(m));
             moves.splice(0..0, firsts);
-            let elapsed = self.start.elapsed();
-            let nodes = ab.total_nodes();
-            for (i, line) in new_lines.iter().enumerate() {
-                report(SearchInfo {
-                    depth,
-                    seldepth: ab.seldepth as u32,
-                    multipv: (lines_wanted > 1).then_some(i + 1),
-                    score: Score::from_internal(line.score),
-                    nodes,
-                    nps: (nodes as u128 * 1000 / elapsed.as_millis().max(1)) as u64,
-                    time_ms: elapsed.as_millis() as u64,
-                    hashfull: ab.hashfull(),
-                    pv: pv_strings(root, &line.pv),
-                });
-            }
+            self.report_lines(ab, depth, lines_wanted, &new_lines, report);
             lines = new_lines;
             result.depth = depth;
             let finished = lines
@@ -366,8 +348,35 @@ impl<G: Evaluate> MainSearch<'_, G> {
             result.ponder = pv.get(1).cloned();
             result.score = Some(Score::from_internal(best.score));
         } else {
+            // Cut before depth 1 scored a move: the first root move in the search's order.
             result.best = Some(root.move_to_string(moves[0]));
         }
         result
+    }
+
+    /// One `info` report per finished line of the iteration at `depth`.
+    fn report_lines(
+        &self,
+        ab: &AlphaBeta<G>,
+        depth: u32,
+        lines_wanted: usize,
+        lines: &[RootLine<G::Move>],
+        report: &mut dyn FnMut(SearchInfo),
+    ) {
+        let elapsed = self.start.elapsed();
+        let nodes = ab.total_nodes();
+        for (i, line) in lines.iter().enumerate() {
+            report(SearchInfo {
+                depth,
+                seldepth: ab.seldepth as u32,
+                multipv: (lines_wanted > 1).then_some(i + 1),
+                score: Score::from_internal(line.score),
+                nodes,
+                nps: (nodes as u128 * 1000 / elapsed.as_millis().max(1)) as u64,
+                time_ms: elapsed.as_millis() as u64,
+                hashfull: ab.hashfull(),
+                pv: pv_strings(self.root, &line.pv),
+            });
+        }
     }
 }

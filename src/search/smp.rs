@@ -79,14 +79,14 @@ impl<G: Evaluate> HelperPlan<'_, G> {
         let mut history = History::new(G::HISTORY_SIZE);
         let role = Role::Helper { nodes: self.nodes };
         let mut ab = AlphaBeta::new(self.tt, &mut history, role, self.halt, self.deadlines, None);
-        ab.can_abort = true;
         ab.set_earlier_positions(self.earlier_positions);
         let shift = index % moves.len().max(1);
         moves.rotate_left(shift);
         let mut guess = None;
         let mut depth = 1 + (index % 2) as u32;
         while depth <= self.max_depth && !self.halt.load(Ordering::Relaxed) {
-            let Some(line) = aspiration_search(&mut ab, &root, &moves, &[], depth, guess) else {
+            let found = aspiration_search(&mut ab, &root, &moves, 1, depth, guess);
+            let Some(line) = found.and_then(|lines| lines.into_iter().next()) else {
                 break;
             };
             if let Some(i) = moves.iter().position(|&m| m == line.pv[0]) {

@@ -11,6 +11,8 @@ use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use super::score::{MATE_BOUND, mate_from_tt, mate_to_tt};
+use zerocopy::FromZeros;
+
 use crate::game::PackedMove;
 
 /// What a stored score says about the true value.
@@ -105,7 +107,7 @@ fn unpack<M: PackedMove>(data: u64) -> Option<Entry<M>> {
 
 /// A fixed-size, always-replace-unless-deeper hash table of search results.
 pub struct TranspositionTable<M> {
-    slots: Vec<[AtomicU64; 2]>,
+    slots: Box<[[AtomicU64; 2]]>,
     generation: AtomicU8,
     moves: PhantomData<fn() -> M>,
 }
@@ -114,16 +116,23 @@ pub struct TranspositionTable<M> {
 #[derive(Debug, PartialEq, Eq)]
 pub struct AllocError(pub usize);
 
+/// Tables at least this large are cleared by handing their memory back and taking fresh
+/// zeroed memory (pages the kernel fills lazily), not by writing every slot.
+const CLEAR_BY_REALLOCATION_BYTES: usize = 64 << 20;
+
+/// `count` zeroed slots, or `None` if the allocator refuses. The memory comes from the
+/// allocator's zeroed allocation (`calloc`): a large table costs no time until it is used.
+fn zeroed_slots(count: usize) -> Option<Box<[[AtomicU64; 2]]>> {
+    <[[AtomicU64; 2]]>::new_box_zeroed_with_elems(count).ok()
+}
+
 impl<M: PackedMove> TranspositionTable<M> {
-    /// A table using about `mib` MiB, or an error if the memory cannot be had.
+    /// A table using about `mib` MiB (at least one slot), or an error if the memory cannot be
+    /// had. Allocation is fallible and lazy: nothing is written until the search stores.
     pub fn new(mib: usize) -> Result<Self, AllocError> {
         let slot = std::mem::size_of::<[AtomicU64; 2]>();
-        let count = mib.max(1).saturating_mul(1 << 20) / slot;
-        let mut slots = Vec::new();
-        slots
-            .try_reserve_exact(count)
-            .map_err(|_| AllocError(mib))?;
-        slots.resize_with(count, || [AtomicU64::new(0), AtomicU64::new(0)]);
+        let count = (mib.saturating_mul(1 << 20) / slot).max(1);
+        let slots = zeroed_slots(count).ok_or(AllocError(mib))?;
         Ok(TranspositionTable {
             slots,
             generation: AtomicU8::new(0),
@@ -131,15 +140,38 @@ impl<M: PackedMove> TranspositionTable<M> {
         })
     }
 
+    /// A one-slot table: what stands in while a table is freed before its successor is
+    /// allocated, so the two never take memory at the same time.
+    pub fn tiny() -> Self {
+        TranspositionTable {
+            slots: Box::new([[AtomicU64::new(0), AtomicU64::new(0)]]),
+            generation: AtomicU8::new(0),
+            moves: PhantomData,
+        }
+    }
+
     #[inline]
     fn slot(&self, key: u64) -> &[AtomicU64; 2] {
         &self.slots[((key as u128 * self.slots.len() as u128) >> 64) as usize]
     }
 
-    /// Forgets every entry.
+    /// Forgets every entry. A large table is freed and allocated afresh (zeroed lazily by
+    /// the kernel), so clearing takes no time proportional to its size.
     pub fn clear(&mut self) {
-        for slot in &mut self.slots {
-            *slot = [AtomicU64::new(0), AtomicU64::new(0)];
+        let count = self.slots.len();
+        if self.bytes() >= CLEAR_BY_REALLOCATION_BYTES {
+            self.slots = Box::new([]);
+            if let Some(slots) = zeroed_slots(count) {
+                self.slots = slots;
+            } else {
+                // The memory just freed could not be had again: keep a working table.
+                log::error!("cannot reallocate the transposition table; using one slot");
+                self.slots = Self::tiny().slots;
+            }
+        } else {
+            for slot in self.slots.iter_mut() {
+                *slot = [AtomicU64::new(0), AtomicU64::new(0)];
+            }
         }
         self.generation = AtomicU8::new(0);
     }

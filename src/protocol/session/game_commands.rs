@@ -1,6 +1,8 @@
 //! The commands about the position and what to do with it: `position`, `move`, `go`, `perft`,
 //! `query`, `eval`.
 
+use std::time::Instant;
+
 use super::super::command::{ErrorCode, GoArgs, PositionBase, ProtocolError, Query};
 use super::super::options as opt;
 use super::Session;
@@ -60,6 +62,8 @@ impl<G: Evaluate> Session<'_, G> {
     }
 
     pub(super) fn go(&mut self, args: &GoArgs) {
+        // The move's time starts now, also if an earlier search must be stopped first.
+        let started = Instant::now();
         self.wait_idle();
         let Some(pos) = self.position.clone() else {
             self.no_position("go");
@@ -68,7 +72,7 @@ impl<G: Evaluate> Session<'_, G> {
         if pos.outcome().is_some() {
             return self.out("bestmove (none)");
         }
-        let params = match self.search_params(&pos, args) {
+        let params = match self.search_params(&pos, args, started) {
             Ok(p) => p,
             Err(e) => {
                 self.error(e);
@@ -99,6 +103,7 @@ impl<G: Evaluate> Session<'_, G> {
         &self,
         pos: &G,
         args: &GoArgs,
+        started: Instant,
     ) -> Result<SearchParams<G::Move>, ProtocolError> {
         // Clocks are turned into "mine" at parse time: the engine plays the side to move.
         let (time, inc) = match pos.side_to_move() {
@@ -139,6 +144,7 @@ impl<G: Evaluate> Session<'_, G> {
                 movetime_ms: args.movetime,
                 clock,
                 infinite: args.infinite,
+                started: Some(started),
             },
             multipv: options.get_i64(opt::MULTIPV, 1) as usize,
             overhead_ms: options.get_i64(opt::MOVE_OVERHEAD, 10),

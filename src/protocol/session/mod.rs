@@ -156,6 +156,19 @@ impl<'a, G: Evaluate> Session<'a, G> {
 
     /// Prints a worker report; true when it was the job's final report.
     fn on_report(&mut self, job: u64, report: Report) -> bool {
+        if let Report::HashRefused {
+            wanted_mib,
+            kept_mib,
+        } = report
+        {
+            let kept = kept_mib.max(1);
+            self.shared.options.set(opt::HASH, kept.to_string());
+            self.error(ProtocolError::new(
+                ErrorCode::BadOptionValue,
+                format!("cannot allocate {wanted_mib} MiB for Hash; using {kept} MiB"),
+            ));
+            return false;
+        }
         if self.engine.running() != Some(job) {
             return false;
         }
@@ -165,6 +178,7 @@ impl<'a, G: Evaluate> Session<'a, G> {
             Report::BenchPosition { fen, nodes } => {
                 format!("info string bench {fen} nodes {nodes}")
             }
+            Report::HashRefused { .. } => return false,
             Report::BestMove { best, ponder } => {
                 self.engine.finished(job);
                 let line = format_bestmove(best.as_deref(), ponder.as_deref());
@@ -199,8 +213,9 @@ impl<'a, G: Evaluate> Session<'a, G> {
         false
     }
 
-    /// Stops the job under way, if any, and prints its final report. Input that arrives
-    /// meanwhile is kept, in order, for later.
+    /// Stops the job under way, if any, and prints its final report. `isready` that arrives
+    /// meanwhile is answered at once unless input is already waiting before it (its answer
+    /// must not overtake theirs); other input is kept, in order, for later.
     fn wait_idle(&mut self) {
         if self.engine.running().is_none() {
             return;
@@ -213,11 +228,16 @@ impl<'a, G: Evaluate> Session<'a, G> {
                 Ok(Event::Worker { job, report }) => {
                     self.on_report(job, report);
                 }
+                Ok(Event::Input(line)) if self.shared.pending.is_empty() && is_isready(&line) => {
+                    self.shared.out.log_input(&line);
+                    self.out("readyok");
+                }
                 Ok(other) => self.shared.pending.push_back(other),
                 Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
                     log::error!("worker did not finish job {job}; answering for it");
+                    let fallback = self.engine.fallback_move();
                     self.engine.finished(job);
-                    self.out(&format_bestmove(None, None));
+                    self.out(&format_bestmove(fallback.as_deref(), None));
                 }
             }
         }
@@ -248,6 +268,9 @@ impl<'a, G: Evaluate> Session<'a, G> {
             Command::NewGame => {
                 self.wait_idle();
                 self.engine.new_game();
+                // A game's random choices depend only on `Seed` and the game's own commands.
+                let seed = resolve_seed(self.shared.options.get_i64(opt::SEED, 0));
+                self.engine.seed(seed);
                 self.position = Some(G::start(&self.settings));
                 self.earlier_positions.clear();
             }
@@ -295,4 +318,9 @@ impl<'a, G: Evaluate> Session<'a, G> {
         }
         self.out(if uci { "uciok" } else { "ugiok" });
     }
+}
+
+/// Whether `line` is exactly the `isready` command (what may be answered out of turn).
+fn is_isready(line: &str) -> bool {
+    matches!(command::parse(line), Ok(Some(Command::IsReady)))
 }

@@ -7,7 +7,6 @@ use super::super::command::{ErrorCode, ProtocolError};
 use super::super::options::{self as opt, owning_game};
 use super::{Session, SessionEnd};
 use crate::game::{Evaluate, GameId, OptionKind};
-use crate::search::SearchTables;
 
 /// The seed for `Level random|greedy`: the option's value, or the clock's when it is 0.
 pub(super) fn resolve_seed(value: i64) -> u64 {
@@ -62,17 +61,17 @@ impl<G: Evaluate> Session<'_, G> {
                 }
             }
             opt::HASH => {
-                let mib = value.parse().unwrap_or(1);
-                match SearchTables::new(mib, G::HISTORY_SIZE) {
-                    Ok(tables) => self.engine.set_tables(tables),
-                    Err(_) => {
-                        self.error(ProtocolError::new(
-                            ErrorCode::BadOptionValue,
-                            format!("cannot allocate {mib} MiB for Hash"),
-                        ));
-                        return None;
-                    }
+                let mib: u64 = value.parse().unwrap_or(1);
+                let current = self
+                    .shared
+                    .options
+                    .get_i64(opt::HASH, opt::DEFAULT_HASH_MIB);
+                if let Some(why) = opt::hash_shortfall(mib, current.max(0) as u64) {
+                    self.error(ProtocolError::new(ErrorCode::BadOptionValue, why));
+                    return None;
                 }
+                // The worker frees the old table, then allocates: the loop does not wait.
+                self.engine.resize_hash(mib as usize);
             }
             opt::CLEAR_HASH => self.engine.new_game(),
             opt::DEBUG_LOG_FILE => {

@@ -149,13 +149,13 @@ pub fn search_with<G: Evaluate>(
     stop: &AtomicBool,
     report: &mut dyn FnMut(SearchInfo),
 ) -> SearchResult {
-    let start = Instant::now();
+    let limits = &params.limits;
+    let start = limits.started.unwrap_or_else(Instant::now);
     let mut result = SearchResult::empty();
     let moves = super::root_moves(root, params);
     let Some(&first) = moves.first() else {
         return result;
     };
-    let limits = &params.limits;
     // No iteration to finish: the search stops at the time manager's target.
     let deadline = {
         let d = limits.deadlines(start, params.overhead_ms, root.moves_left_estimate());

@@ -1,0 +1,173 @@
+//! Searches cut short (issue 19): `stop`, a node limit or a deadline ends a search at any node,
+//! depth 1 and `MultiPV` included, and the answer is still a legal move — the best one scored
+//! so far. And `MultiPV` lines found in one pass over the root moves are the same lines, with
+//! the same scores, as searching each again without the lines above it.
+
+use std::sync::atomic::AtomicBool;
+
+use ludus::game::sight::{Sight, SightSettings};
+use ludus::game::tactigon::{Tactigon, TactigonRules};
+use ludus::game::{Evaluate, Game};
+use ludus::search::{Limits, SearchInfo, SearchParams, SearchResult, SearchTables, search};
+
+/// The attack's position: Tactigon, jumping squares and gold bonus, 141 legal moves, whose
+/// depth 1 with `MultiPV 256` took seconds and could not be stopped.
+const WIDE: &str = "2/3C1ct1c/1C6s1/1T3T4c/C3c1ct1p/CPSCS2tc/S1 r 46";
+
+fn wide() -> Tactigon {
+    let rules = TactigonRules {
+        jumping_squares: true,
+        gold_bonus: true,
+        ..TactigonRules::default()
+    };
+    Tactigon::from_fen(WIDE, &rules).expect("the attack's position parses")
+}
+
+fn params<M>(limits: Limits, multipv: usize, root_moves: Option<Vec<M>>) -> SearchParams<M> {
+    SearchParams {
+        limits,
+        multipv,
+        overhead_ms: 0,
+        root_moves,
+        threads: 1,
+        earlier_positions: Vec::new(),
+    }
+}
+
+/// Searches with fresh tables and `stop` as given; returns the result and the reports.
+fn run<G: Evaluate>(
+    pos: &G,
+    p: &SearchParams<G::Move>,
+    stopped: bool,
+) -> (SearchResult, Vec<SearchInfo>) {
+    let mut tables = SearchTables::new(16, G::HISTORY_SIZE).expect("16 MiB for the tables");
+    let mut infos = Vec::new();
+    let stop = AtomicBool::new(stopped);
+    let result = search(pos, p, &mut tables, &stop, &mut |i| infos.push(i));
+    (result, infos)
+}
+
+fn assert_legal<G: Game>(pos: &G, best: Option<&str>) {
+    let best = best.expect("a move");
+    let m = pos.parse_move(best).expect("the engine's own notation");
+    assert!(pos.is_legal(m), "{best} is not legal");
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn stop_cuts_depth_one_with_256_lines_at_its_first_node() {
+    let pos = wide();
+    assert_eq!(pos.perft(1), 141);
+    let (result, infos) = run(&pos, &params(depth(1), 256, None), true);
+    // Before: depth 1 always completed, 141 lines of it (hundreds of thousands of nodes).
+    assert!(result.nodes <= 2, "{} nodes after stop", result.nodes);
+    assert!(infos.is_empty(), "nothing completed, nothing reported");
+    assert_legal(&pos, result.best.as_deref());
+}
+
+#[test]
+fn a_node_limit_inside_depth_one_is_kept_and_answered_with_a_legal_move() {
+    let pos = wide();
+    let (full, _) = run(&pos, &params(depth(1), 256, None), false);
+    assert!(
+        full.nodes > 10_000,
+        "depth 1 with every line: {}",
+        full.nodes
+    );
+    for nodes in [1, 50, 300, 3_000] {
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let p = params(limits, 256, None);
+        let (a, _) = run(&pos, &p, false);
+        assert!(a.nodes <= nodes, "limit {nodes}: {} nodes", a.nodes);
+        assert_legal(&pos, a.best.as_deref());
+        // Reproducible, also when cut inside depth 1.
+        assert_eq!(run(&pos, &p, false).0, a, "limit {nodes}");
+    }
+}
+
+#[test]
+fn cut_inside_depth_one_plays_the_best_move_scored_so_far() {
+    // Rules TV9: d10-d14 takes the Blue pentagon. Its score is known once depth 1 has
+    // searched it, before the rest of depth 1 is done.
+    let pos = Tactigon::from_fen("2/9/5s4/5Pcp3/10/9/2 r 0", &TactigonRules::default())
+        .expect("TV9 parses");
+    let (full, infos) = run(&pos, &params(depth(1), 1, None), false);
+    assert_eq!(full.best.as_deref(), Some("d10-d14"));
+    let complete = infos[0].nodes;
+    // The winning move's place among the root moves decides when it is scored; find the
+    // smallest node limit at which a cut search already answers it, and check that every larger
+    // limit keeps it.
+    let answer = |nodes: u64| {
+        let limits = Limits {
+            nodes: Some(nodes),
+            depth: Some(1),
+            ..Limits::default()
+        };
+        run(&pos, &params(limits, 1, None), false).0
+    };
+    let first = (1..complete)
+        .find(|&n| answer(n).best.as_deref() == Some("d10-d14"))
+        .expect("the win is found before depth 1 completes");
+    assert!(first < complete, "found at {first} of {complete} nodes");
+    for n in first..complete {
+        let cut = answer(n);
+        assert_eq!(cut.best.as_deref(), Some("d10-d14"), "limit {n}");
+        assert_eq!(cut.depth, 0, "limit {n}: depth 1 is not complete");
+    }
+}
+
+/// The lines of the last completed iteration: first moves and scores.
+fn last_lines(infos: &[SearchInfo]) -> Vec<(String, ludus::search::Score)> {
+    let deepest = infos.iter().map(|i| i.depth).max().unwrap_or(0);
+    infos
+        .iter()
+        .filter(|i| i.depth == deepest)
+        .map(|i| (i.pv[0].clone(), i.score))
+        .collect()
+}
+
+/// MultiPV `k` at `d` gives, line by line, what a single-line search over the moves not
+/// in the lines above gives.
+fn assert_multipv_matches_exclusion<G: Evaluate>(pos: &G, d: u32, k: usize) {
+    let (_, infos) = run(pos, &params(depth(d), k, None), false);
+    let lines = last_lines(&infos);
+    assert_eq!(lines.len(), k);
+    let mut all = Vec::new();
+    pos.generate_moves(&mut all);
+    let mut remaining = all.clone();
+    for (i, (mv, score)) in lines.iter().enumerate() {
+        let (single, _) = run(pos, &params(depth(d), 1, Some(remaining.clone())), false);
+        assert_eq!(
+            (single.best.as_deref(), single.score),
+            (Some(mv.as_str()), Some(*score)),
+            "line {} at depth {d}",
+            i + 1
+        );
+        let m = pos.parse_move(mv).expect("own notation");
+        remaining.retain(|&r| r != m);
+    }
+}
+
+#[test]
+fn multipv_lines_in_one_pass_equal_searches_without_the_lines_above() {
+    let sight =
+        |fen: &str| Sight::from_fen(fen, &SightSettings::default()).expect("test position parses");
+    assert_multipv_matches_exclusion(&sight("5:x5/x,w2,x3/x2,w,x2/x2,b,b,x/x5 w"), 3, 4);
+    assert_multipv_matches_exclusion(
+        &sight("5:x,w2,x2,b3/x,w2,x3/x,w3,w,x2/x2,b,b,x/x,b3,x3 w"),
+        4,
+        2,
+    );
+    let tv9 = Tactigon::from_fen("2/9/5s4/5Pcp3/10/9/2 r 0", &TactigonRules::default())
+        .expect("TV9 parses");
+    assert_multipv_matches_exclusion(&tv9, 3, 3);
+}
