@@ -197,6 +197,7 @@ impl MatchArgs {
         };
         let openings = match (&self.openings, self.random_openings) {
             (Some(path), _) => OpeningSource::List {
+                file: std::path::absolute(path).unwrap_or_else(|_| path.clone()),
                 openings: read_openings_file(path, &rules)?,
                 shuffle: self.shuffle_openings,
             },

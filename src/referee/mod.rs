@@ -6,13 +6,15 @@
 //!   [`rules`], clocks from [`time_control`], [`adjudication`];
 //! - [`runner`]: concurrency, progress, SPRT stop, resume; [`record`]: the PGN-like record
 //!   file; [`results`]: tallies, tables, the JSON results file, merging; [`stats`]: Elo,
-//!   error bars, LOS, SPRT; [`game_record`]: what is kept of a game.
+//!   error bars, LOS, SPRT; [`game_record`]: what is kept of a game; [`identity`]: what makes
+//!   a match itself, so that records and results of other matches can be refused.
 
 pub mod adjudication;
 pub mod cli;
 pub mod config;
 pub mod engine_process;
 pub mod game_record;
+pub mod identity;
 pub mod openings;
 pub mod play;
 pub mod record;

@@ -47,9 +47,9 @@ fn openings(config: &MatchConfig, work: &[Work]) -> Result<BTreeMap<u64, Opening
         }
         let opening = match &config.openings {
             OpeningSource::Start => Opening::start(),
-            OpeningSource::List { openings, shuffle } => {
-                openings[opening_index(openings.len(), round, *shuffle, config.seed)].clone()
-            }
+            OpeningSource::List {
+                openings, shuffle, ..
+            } => openings[opening_index(openings.len(), round, *shuffle, config.seed)].clone(),
             OpeningSource::Random { plies } => {
                 random_opening(&config.rules, *plies, config.seed, round)?
             }
