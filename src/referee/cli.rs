@@ -112,7 +112,8 @@ pub struct MatchArgs {
     /// Machine-readable results (JSON), rewritten after every game.
     #[arg(long, value_name = "FILE")]
     results: Option<PathBuf>,
-    /// Continue the match recorded in the --pgnout file: play only the games it lacks.
+    /// Continue the match recorded in the --pgnout file: play only the games it lacks. A record
+    /// of another match (engines, options, openings, seed, schedule, shard…) is refused.
     #[arg(long, requires = "pgnout")]
     resume: bool,
     /// Play a deterministic share K/N of the game pairs (1 <= K <= N).

@@ -4,8 +4,8 @@
 //! - [`schedule`]: game pairs, rounds, shards; [`openings`]: where games start;
 //! - [`engine_process`]: one child engine process; [`play`]: one game, every move checked by
 //!   [`rules`], clocks from [`time_control`], [`adjudication`];
-//! - [`runner`]: concurrency, progress, SPRT stop, resume; [`record`]: the PGN-like record
-//!   file; [`results`]: tallies, tables, the JSON results file, merging; [`stats`]: Elo,
+//! - [`runner`]: concurrency, progress, SPRT stop; [`resume`]: carrying on from the record,
+//!   refusing other matches' games; [`record`]: the PGN-like record file; [`results`]: tallies, tables, the JSON results file, merging; [`stats`]: Elo,
 //!   error bars, LOS, SPRT; [`game_record`]: what is kept of a game; [`identity`]: what makes
 //!   a match itself, so that records and results of other matches can be refused.
 
@@ -20,6 +20,7 @@ pub mod play;
 pub mod record;
 pub mod report;
 pub mod results;
+pub mod resume;
 pub mod rules;
 pub mod runner;
 pub mod schedule;
