@@ -133,14 +133,7 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchOutcome, String> {
         ),
         None => None,
     };
-    let meta = ResultsMeta {
-        event: config.event.clone(),
-        variant: config.rules.game().name().to_string(),
-        time_control: config.time_control_label(),
-        seed: config.seed,
-        shard: config.shard.map(|s| s.to_string()),
-        scheduled_games: scheduled,
-    };
+    let meta = ResultsMeta::new(&config.event, &identity, &shards)?;
     let queue: Mutex<VecDeque<Work>> =
         Mutex::new(work.into_iter().filter(|w| !w.games.is_empty()).collect());
     let stop = AtomicBool::new(false);
@@ -173,7 +166,13 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchOutcome, String> {
                 stop.store(true, Ordering::SeqCst);
             }
             if let Some(path) = &config.results {
-                let file = ResultsFile::from_tally(&meta, &tally, config.sprt.as_ref());
+                let file = ResultsFile::from_tally(
+                    &meta,
+                    &identity,
+                    &shards,
+                    &tally,
+                    config.sprt.as_ref(),
+                );
                 if let Err(e) = write_results(path, &file) {
                     failure.get_or_insert(format!("cannot write {}: {e}", path.display()));
                     stop.store(true, Ordering::SeqCst);
@@ -210,7 +209,7 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchOutcome, String> {
         return Err(e);
     }
     if let Some(path) = &config.results {
-        let file = ResultsFile::from_tally(&meta, &tally, config.sprt.as_ref());
+        let file = ResultsFile::from_tally(&meta, &identity, &shards, &tally, config.sprt.as_ref());
         write_results(path, &file).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     let table = format!(
