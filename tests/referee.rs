@@ -1,11 +1,13 @@
 //! `ludus match` end to end: misbehaving engines lose with the right termination while the
 //! match completes; a match killed with SIGKILL and resumed ends with the same games as an
 //! uninterrupted run; shards merged equal the unsharded match. [`resume`] and [`merge`]:
-//! records and results of other matches are refused.
+//! records and results of other matches are refused; [`groups`]: engines that fork.
 //!
 //! Deterministic matches use `full` searches under `nodes=` limits: a node-limited search
 //! gives the same move for the same game history, so two runs play the same games.
 
+#[path = "referee/groups.rs"]
+mod groups;
 #[path = "referee/merge.rs"]
 mod merge;
 #[path = "referee/resume.rs"]
