@@ -1,9 +1,17 @@
 //! `ludus match` end to end: misbehaving engines lose with the right termination while the
 //! match completes; a match killed with SIGKILL and resumed ends with the same games as an
-//! uninterrupted run; shards merged equal the unsharded match.
+//! uninterrupted run; shards merged equal the unsharded match. [`resume`] and [`merge`]:
+//! records and results of other matches are refused; [`groups`]: engines that fork.
 //!
 //! Deterministic matches use `full` searches under `nodes=` limits: a node-limited search
 //! gives the same move for the same game history, so two runs play the same games.
+
+#[path = "referee/groups.rs"]
+mod groups;
+#[path = "referee/merge.rs"]
+mod merge;
+#[path = "referee/resume.rs"]
+mod resume;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -21,11 +29,66 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-fn faulty_script() -> String {
+/// The path of a test engine script in `tests/engines/`.
+fn engine_script(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/engines/faulty.sh")
+        .join("tests/engines")
+        .join(name)
         .display()
         .to_string()
+}
+
+fn faulty_script() -> String {
+    engine_script("faulty.sh")
+}
+
+/// A quick match of `games` games between `a` (nodes=100) and `b` (`b_nodes`), from 2
+/// random plies (seed 1) unless `extra` says otherwise; `extra` adds settings.
+fn quick(games: u32, b_nodes: u32, extra: &str) -> Vec<String> {
+    let mut args = words(&format!(
+        "--games {games} --quiet --engine cmd={LUDUS} name=a nodes=100 --engine cmd={LUDUS} \
+         name=b nodes={b_nodes}"
+    ));
+    for (flag, default) in [("--random-openings", "2"), ("--seed", "1")] {
+        if !extra.contains(flag) {
+            args.extend([flag.to_string(), default.to_string()]);
+        }
+    }
+    args.extend(words(extra));
+    args
+}
+
+/// `args` with `--flag PATH` added.
+fn with_file(mut args: Vec<String>, flag: &str, path: &Path) -> Vec<String> {
+    args.extend([flag.to_string(), path.display().to_string()]);
+    args
+}
+
+/// Runs `ludus match --game GAME ARGS`, which must succeed; returns its stdout.
+fn run_ok(game: &str, args: &[String]) -> String {
+    let mut all = vec!["--game".to_string(), game.to_string()];
+    all.extend(args.iter().cloned());
+    let out = run(&all);
+    assert!(
+        out.status.success(),
+        "{all:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Runs `ludus match --game GAME ARGS`, which must fail with status 2 and this one error line.
+fn run_refused(game: &str, args: &[String], error: &str) {
+    let mut all = vec!["--game".to_string(), game.to_string()];
+    all.extend(args.iter().cloned());
+    let out = run(&all);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!("ludus match: {error}\n"),
+        "{all:?}"
+    );
+    assert_eq!(out.status.code(), Some(2), "{all:?}");
+    assert!(out.stdout.is_empty(), "{all:?}");
 }
 
 fn ludus_match(args: &[String]) -> Command {

@@ -10,9 +10,10 @@ use clap::{Args, Subcommand};
 use crate::game::GameId;
 use crate::referee::adjudication::{Adjudication, DrawRule, ResignRule};
 use crate::referee::config::{EngineSpec, MatchConfig, OpeningSource};
+use crate::referee::merge::merge;
 use crate::referee::openings::read_openings_file;
 use crate::referee::report::format_table;
-use crate::referee::results::{merge, read_results, write_results};
+use crate::referee::results::{read_results, write_results};
 use crate::referee::rules::RuleSet;
 use crate::referee::runner::run_match;
 use crate::referee::schedule::{Shard, Tournament};
@@ -42,7 +43,8 @@ impl MatchCommand {
 /// `ludus match merge`.
 #[derive(Subcommand, Debug)]
 enum MergeCommand {
-    /// Merge the results files of several shards (or runs) into one table.
+    /// Merge the results files of the shards of one match into one table (files of other
+    /// matches and overlapping shards are refused).
     Merge {
         /// Results files written by `--results`.
         #[arg(required = true)]
@@ -112,7 +114,8 @@ pub struct MatchArgs {
     /// Machine-readable results (JSON), rewritten after every game.
     #[arg(long, value_name = "FILE")]
     results: Option<PathBuf>,
-    /// Continue the match recorded in the --pgnout file: play only the games it lacks.
+    /// Continue the match recorded in the --pgnout file: play only the games it lacks. A record
+    /// of another match (engines, options, openings, seed, schedule, shard…) is refused.
     #[arg(long, requires = "pgnout")]
     resume: bool,
     /// Play a deterministic share K/N of the game pairs (1 <= K <= N).
@@ -197,6 +200,7 @@ impl MatchArgs {
         };
         let openings = match (&self.openings, self.random_openings) {
             (Some(path), _) => OpeningSource::List {
+                file: std::path::absolute(path).unwrap_or_else(|_| path.clone()),
                 openings: read_openings_file(path, &rules)?,
                 shuffle: self.shuffle_openings,
             },

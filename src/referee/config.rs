@@ -128,6 +128,8 @@ pub enum OpeningSource {
     Start,
     /// Openings read from a file; `shuffle` orders them by the seed.
     List {
+        /// The file they were read from.
+        file: PathBuf,
         /// The openings, in file order.
         openings: Vec<Opening>,
         /// Whether each pass through the list is shuffled by the seed.

@@ -1,5 +1,10 @@
 //! The JSON results file of a match or a shard: written after every game, read back by
-//! `ludus match merge`, which joins shards into one tally.
+//! `ludus match merge` ([`super::merge`]), which joins shards into one tally.
+//!
+//! Format `ludus-match-results/2` carries the match's identity (`match`, see
+//! [`super::identity`]) and the shards the file covers (`shards`); reading checks every game
+//! against them. Files of format `/1` (older ludus) lack both and are refused with a message
+//! saying so: nothing in them tells which match or which shard their games belong to.
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -9,14 +14,21 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::game_record::GameSummary;
+use super::identity::MatchIdentity;
 use super::report::sprt_state;
+use super::schedule::ShardSet;
 use super::stats::{Sprt, Verdict};
 use super::tally::{Encounter, Tally};
 
 /// The `format` of a results file.
-pub const FORMAT: &str = "ludus-match-results/1";
+pub const FORMAT: &str = "ludus-match-results/2";
 
-/// What a results file says about a match besides its engines, games and statistics.
+/// The format of results files written before they carried the match's identity.
+const OLD_FORMAT: &str = "ludus-match-results/1";
+
+/// What the headline of a results file says: its event, and (informative, recomputed from
+/// the match's identity and shards on reading) the game, time control, seed, shards and games
+/// scheduled.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ResultsMeta {
     /// The event name.
@@ -27,13 +39,29 @@ pub struct ResultsMeta {
     pub time_control: String,
     /// The seed of the schedule.
     pub seed: u64,
-    /// `K/N` for shard K of N, `None` for a whole match.
+    /// `K/N` for shard K of N (`K1,K2/N` for merged shards), `None` for a whole match.
     pub shard: Option<String>,
     /// Games this run (or shard) was to play.
     pub scheduled_games: u64,
 }
 
 impl ResultsMeta {
+    /// The headline of the `shards` of a match.
+    pub fn new(
+        event: &str,
+        identity: &MatchIdentity,
+        shards: &ShardSet,
+    ) -> Result<ResultsMeta, String> {
+        Ok(ResultsMeta {
+            event: event.to_string(),
+            variant: identity.game.clone(),
+            time_control: identity.time_control.clone(),
+            seed: identity.seed,
+            shard: shards.label(),
+            scheduled_games: identity.games_of(shards)?,
+        })
+    }
+
     /// The first line of the final table: game, time control, games played of scheduled,
     /// seed and shard, e.g. `sight 2+0.02: 100 of 100 games, seed 1`.
     pub fn headline(&self, played: usize) -> String {
@@ -159,12 +187,17 @@ impl From<&Encounter> for EncounterJson {
 /// The JSON results file of a match or a shard.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ResultsFile {
-    /// Always [`FORMAT`], `ludus-match-results/1`.
+    /// Always [`FORMAT`], `ludus-match-results/2`.
     pub format: String,
     /// Event, variant, time control, seed, shard and games scheduled (at the top level of
     /// the JSON object).
     #[serde(flatten)]
     pub meta: ResultsMeta,
+    /// The match the games belong to.
+    #[serde(rename = "match")]
+    pub identity: MatchIdentity,
+    /// The shards of the match the file covers.
+    pub shards: ShardSet,
     /// The engines, in the match's order.
     pub engines: Vec<String>,
     /// The SPRT settings, if the match ran one.
@@ -185,7 +218,13 @@ pub struct ResultsFile {
 impl ResultsFile {
     /// The results file of `tally`'s games; `sprt` is stored, and with 2 engines its LLR and
     /// verdict for the first engine's pairs.
-    pub fn from_tally(meta: &ResultsMeta, tally: &Tally, sprt: Option<&Sprt>) -> ResultsFile {
+    pub fn from_tally(
+        meta: &ResultsMeta,
+        identity: &MatchIdentity,
+        shards: &ShardSet,
+        tally: &Tally,
+        sprt: Option<&Sprt>,
+    ) -> ResultsFile {
         let encounters = tally.encounters();
         let test = sprt.filter(|_| tally.engines().len() == 2).map(|s| {
             let pairs = encounters
@@ -200,6 +239,8 @@ impl ResultsFile {
         ResultsFile {
             format: FORMAT.into(),
             meta: meta.clone(),
+            identity: identity.clone(),
+            shards: shards.clone(),
             engines: tally.engines().to_vec(),
             sprt: sprt.map(SprtSettings::from),
             games: tally.games().cloned().collect(),
@@ -239,8 +280,9 @@ pub fn write_results(path: &Path, results: &ResultsFile) -> io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
-/// Reads a results file; its statistics are recomputed from its games. Errors name the file;
-/// a `format` other than [`FORMAT`] is one.
+/// Reads a results file and checks it: its format, its shards, its engines against the
+/// match's, and every game against the match's schedule and the file's shards. The headline
+/// and the statistics are recomputed. Errors name the file (and the game).
 pub fn read_results(path: &Path) -> Result<ResultsFile, String> {
     let name = path.display();
     let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
@@ -248,107 +290,89 @@ pub fn read_results(path: &Path) -> Result<ResultsFile, String> {
         serde_json::from_str(&text).map_err(|e| format!("{name}: not JSON: {e}"))?;
     match value.get("format").and_then(|f| f.as_str()) {
         Some(FORMAT) => {}
+        Some(OLD_FORMAT) => {
+            return Err(format!(
+                "{name}: format {OLD_FORMAT:?} was written by an older ludus and does not say \
+                 which match (engines, openings, schedule) or which shard its games belong to, \
+                 so it cannot be checked or merged safely; replay it with this ludus (a \
+                 --resume of its record file is refused likewise)"
+            ));
+        }
         Some(other) => return Err(format!("{name}: format {other:?}, expected {FORMAT:?}")),
         None => return Err(format!("{name}: not a results file (no format {FORMAT:?})")),
     }
     let file: ResultsFile =
         serde_json::from_value(value).map_err(|e| format!("{name}: bad results file: {e}"))?;
+    let identity = &file.identity;
+    file.shards.check().map_err(|e| format!("{name}: {e}"))?;
+    let meta = ResultsMeta::new(&file.meta.event, identity, &file.shards)
+        .map_err(|e| format!("{name}: {e}"))?;
+    if file.engines != identity.names() {
+        return Err(format!(
+            "{name}: the engines {:?} are not the match's {:?}",
+            file.engines,
+            identity.names()
+        ));
+    }
+    for game in &file.games {
+        identity
+            .check_game(&file.shards, game)
+            .map_err(|e| format!("{name}: {e}"))?;
+    }
     let tally = file.tally().map_err(|e| format!("{name}: {e}"))?;
     let sprt = file.sprt.map(Sprt::from);
-    Ok(ResultsFile::from_tally(&file.meta, &tally, sprt.as_ref()))
-}
-
-/// Merges shard results: the same variant, time control and engine set are required (the
-/// error names the field and the files); engines in the first file's order; games unioned
-/// (identical duplicates are fine, conflicting ones an error naming the game number); shard
-/// `None`; `scheduled_games` summed; event, seed and SPRT settings from the first file.
-pub fn merge(files: &[(String, ResultsFile)]) -> Result<ResultsFile, String> {
-    let Some((first_name, first)) = files.first() else {
-        return Err("no results files to merge".into());
-    };
-    let sorted = |names: &[String]| {
-        let mut names = names.to_vec();
-        names.sort();
-        names
-    };
-    let mut tally = Tally::new(first.engines.clone());
-    let mut scheduled = 0;
-    for (name, file) in files {
-        for (field, a, b) in [
-            ("variant", &first.meta.variant, &file.meta.variant),
-            (
-                "time_control",
-                &first.meta.time_control,
-                &file.meta.time_control,
-            ),
-        ] {
-            if a != b {
-                return Err(format!(
-                    "{field} differs: {first_name} has {a:?}, {name} has {b:?}"
-                ));
-            }
-        }
-        if file.meta.seed != first.meta.seed {
-            return Err(format!(
-                "seed differs: {first_name} has {}, {name} has {} (shards of one match share \
-                 its seed, so they agree on every game's opening)",
-                first.meta.seed, file.meta.seed
-            ));
-        }
-        if sorted(&file.engines) != sorted(&first.engines) {
-            let (a, b) = (&first.engines, &file.engines);
-            return Err(format!(
-                "engines differ: {first_name} has {a:?}, {name} has {b:?}"
-            ));
-        }
-        for game in &file.games {
-            tally
-                .add(game.clone())
-                .map_err(|e| format!("{name}: {e}"))?;
-        }
-        scheduled += file.meta.scheduled_games;
-    }
-    let meta = ResultsMeta {
-        shard: None,
-        scheduled_games: scheduled,
-        ..first.meta.clone()
-    };
-    let sprt = first.sprt.map(Sprt::from);
-    Ok(ResultsFile::from_tally(&meta, &tally, sprt.as_ref()))
+    Ok(ResultsFile::from_tally(
+        &meta,
+        identity,
+        &file.shards,
+        &tally,
+        sprt.as_ref(),
+    ))
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::identity::test_identity;
     use super::super::tally::test_support::*;
     use super::*;
-
-    fn meta() -> ResultsMeta {
-        ResultsMeta {
-            event: "ludus match".into(),
-            variant: "sight".into(),
-            time_control: "10+0.1".into(),
-            seed: 7,
-            shard: None,
-            scheduled_games: 6,
-        }
-    }
 
     fn temp(name: &str) -> PathBuf {
         std::env::temp_dir().join(format!("ludus-results-{}-{name}", std::process::id()))
     }
 
+    fn sample_file() -> ResultsFile {
+        let identity = test_identity(&["new", "old"], 3);
+        let shards = ShardSet::of(None);
+        let meta = ResultsMeta::new("ludus match", &identity, &shards).unwrap();
+        ResultsFile::from_tally(&meta, &identity, &shards, &sample(), Some(&SPRT))
+    }
+
+    /// Writes `results` with `edit` applied to its JSON text, and reads it back.
+    fn reread(path: &Path, results: &ResultsFile, edit: &dyn Fn(String) -> String) -> String {
+        write_results(path, results).expect("write");
+        let text = std::fs::read_to_string(path).expect("written");
+        std::fs::write(path, edit(text)).expect("write");
+        read_results(path).expect_err("refused")
+    }
+
     #[test]
     fn results_file_round_trips_and_checks_its_format() {
         let path = temp("round-trip.json");
-        let results = ResultsFile::from_tally(&meta(), &sample(), Some(&SPRT));
+        let results = sample_file();
         assert_eq!(results.verdict.as_deref(), Some("continue"));
+        assert_eq!(results.meta.scheduled_games, 6);
         write_results(&path, &results).expect("write");
         assert_eq!(read_results(&path), Ok(results.clone()));
         assert_eq!(results.tally(), Ok(sample()));
-        let text = std::fs::read_to_string(&path).expect("written");
-        std::fs::write(&path, text.replace(FORMAT, "other/2")).expect("write");
-        let err = read_results(&path).expect_err("wrong format");
+        let err = reread(&path, &results, &|t| t.replace(FORMAT, "other/2"));
         assert!(err.contains("round-trip.json: format \"other/2\""), "{err}");
+        let err = reread(&path, &results, &|t| t.replace(FORMAT, OLD_FORMAT));
+        assert!(
+            err.contains(
+                "round-trip.json: format \"ludus-match-results/1\" was written by an older"
+            ),
+            "{err}"
+        );
         std::fs::remove_file(&path).expect("cleanup");
         assert!(
             read_results(&path)
@@ -358,40 +382,34 @@ mod tests {
     }
 
     #[test]
-    fn merging_halves_gives_the_whole_and_conflicts_are_errors() {
-        let whole = ResultsFile::from_tally(&meta(), &sample(), Some(&SPRT));
-        let half = |shard: &str, numbers: &[u64]| {
-            let games: Vec<_> = sample()
-                .games()
-                .filter(|g| numbers.contains(&g.number))
-                .cloned()
-                .collect();
-            let m = ResultsMeta {
-                shard: Some(shard.into()),
-                scheduled_games: 3,
-                ..meta()
-            };
-            ResultsFile::from_tally(&m, &tally(&["old", "new"], &games), Some(&SPRT))
-        };
-        let (a, b) = (half("1/2", &[1, 2, 3]), half("2/2", &[3, 4, 5]));
-        let mut first = a.clone();
-        first.engines = whole.engines.clone();
-        let merged = merge(&[("a.json".into(), first), ("b.json".into(), b.clone())]);
-        assert_eq!(merged, Ok(whole));
-        let mut bad = b.clone();
-        bad.games[0].result = Draw;
-        let err =
-            merge(&[("a.json".into(), a.clone()), ("b.json".into(), bad)]).expect_err("conflict");
-        assert!(
-            err.starts_with("b.json: game 3 appears twice, differently"),
-            "{err}"
-        );
-        let mut other = b;
-        other.meta.variant = "isaac".into();
-        let err = merge(&[("a.json".into(), a), ("b.json".into(), other)]).expect_err("variant");
+    fn games_outside_the_schedule_or_the_shards_are_refused() {
+        let path = temp("foreign.json");
+        let mut results = sample_file();
+        results.games[4].number = 9;
+        let err = reread(&path, &results, &|t| t);
         assert_eq!(
             err,
-            "variant differs: a.json has \"sight\", b.json has \"isaac\""
+            format!(
+                "{}: game 9 is not in the schedule (games 1 to 6 of this match)",
+                path.display()
+            )
         );
+        let results = sample_file();
+        let err = reread(&path, &results, &|t| {
+            t.replace("\"count\": 1", "\"count\": 2")
+                .replace("\"indices\": [\n      1\n    ]", "\"indices\": [2]")
+        });
+        assert_eq!(
+            err,
+            format!(
+                "{}: game 1 belongs to shard 1/2, not to 2/2",
+                path.display()
+            )
+        );
+        let err = reread(&path, &results, &|t| {
+            t.replace("\"count\": 1", "\"count\": 0")
+        });
+        assert!(err.contains("bad shards [1] of 0"), "{err}");
+        std::fs::remove_file(&path).expect("cleanup");
     }
 }

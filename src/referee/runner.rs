@@ -1,7 +1,8 @@
 //! Runs a match: worker threads play game pairs (each with its own engine processes), the
 //! main thread appends every finished game to the record file at once, keeps the tally and
 //! the results file current, prints progress, and stops early when the SPRT decides.
-//! `--resume` reads the record file back and plays only the games it lacks.
+//! `--resume` reads the record file back ([`crate::referee::resume`]) and plays only the games
+//! it lacks.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Mutex;
@@ -13,12 +14,14 @@ use crossbeam_channel::{Sender, unbounded};
 use crate::referee::config::{MatchConfig, OpeningSource};
 use crate::referee::engine_process::EngineProcess;
 use crate::referee::game_record::GameRecord;
+use crate::referee::identity::MatchIdentity;
 use crate::referee::openings::{Opening, random_opening};
 use crate::referee::play::{GameSetup, Seat, play_game};
-use crate::referee::record::{RecordFile, read_records, truncate};
+use crate::referee::record::RecordFile;
 use crate::referee::report::{format_table, progress_line};
 use crate::referee::results::{ResultsFile, ResultsMeta, write_results};
-use crate::referee::schedule::{PairJob, opening_index, pairs};
+use crate::referee::resume::recover;
+use crate::referee::schedule::{PairJob, ShardSet, opening_index, pairs};
 use crate::referee::tally::Tally;
 
 /// A pair to play and which of its two games still need playing.
@@ -47,9 +50,9 @@ fn openings(config: &MatchConfig, work: &[Work]) -> Result<BTreeMap<u64, Opening
         }
         let opening = match &config.openings {
             OpeningSource::Start => Opening::start(),
-            OpeningSource::List { openings, shuffle } => {
-                openings[opening_index(openings.len(), round, *shuffle, config.seed)].clone()
-            }
+            OpeningSource::List {
+                openings, shuffle, ..
+            } => openings[opening_index(openings.len(), round, *shuffle, config.seed)].clone(),
             OpeningSource::Random { plies } => {
                 random_opening(&config.rules, *plies, config.seed, round)?
             }
@@ -95,62 +98,6 @@ fn plan(config: &MatchConfig, tally: &Tally) -> Vec<Work> {
         .collect()
 }
 
-/// Reads the record file for `--resume` (dropping a half-written last game) and checks that
-/// it belongs to this match; without `--resume` an existing non-empty record is an error, so
-/// no earlier games are ever mixed in or overwritten by accident.
-fn recover(config: &MatchConfig, tally: &mut Tally) -> Result<(), String> {
-    let Some(path) = &config.record else {
-        return if config.resume {
-            Err("--resume needs the record file (--pgnout FILE)".into())
-        } else {
-            Ok(())
-        };
-    };
-    let recovered = read_records(path)?;
-    if !config.resume {
-        if !recovered.games.is_empty() || path.metadata().is_ok_and(|m| m.len() > 0) {
-            return Err(format!(
-                "record file {} already exists: add --resume to continue that match, or \
-                 choose another file",
-                path.display()
-            ));
-        }
-        return Ok(());
-    }
-    let schedule = pairs(config.engines.len(), config.tournament, config.rounds);
-    for game in recovered.games {
-        let job = schedule.get(game.pair() as usize).ok_or_else(|| {
-            format!(
-                "{} holds game {}, which this match does not schedule: it belongs to \
-                 another match",
-                path.display(),
-                game.number
-            )
-        })?;
-        let [first, second] = [job.first, job.second].map(|e| config.engines[e].name());
-        let expected = if game.number % 2 == 1 {
-            (first, second)
-        } else {
-            (second, first)
-        };
-        if (game.p1.as_str(), game.p2.as_str()) != expected {
-            return Err(format!(
-                "{} game {} is {} vs {}, but this match schedules {} vs {}: it belongs to \
-                 another match",
-                path.display(),
-                game.number,
-                game.p1,
-                game.p2,
-                expected.0,
-                expected.1
-            ));
-        }
-        tally.add(game)?;
-    }
-    truncate(path, recovered.complete_len)
-        .map_err(|e| format!("cannot repair {}: {e}", path.display()))
-}
-
 /// Starts every engine once before the match (the handshake only), so that a wrong command
 /// or an engine that cannot speak the protocol is an error up front rather than a match of
 /// forfeits. Failures during the match itself are the engines' losses, as usual.
@@ -171,27 +118,22 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchOutcome, String> {
         .iter()
         .map(|e| e.name().to_string())
         .collect();
+    let identity = MatchIdentity::of(config)?;
+    let shards = ShardSet::of(config.shard);
     let mut tally = Tally::new(names.clone());
-    recover(config, &mut tally)?;
+    recover(config, &identity, &shards, &mut tally)?;
     let work = plan(config, &tally);
     let scheduled: u64 = work.len() as u64 * 2;
     let openings = openings(config, &work)?;
     preflight(config)?;
     let mut record = match &config.record {
         Some(path) => Some(
-            RecordFile::open(path)
+            RecordFile::open(path, identity.record_tags(&shards))
                 .map_err(|e| format!("cannot open record file {}: {e}", path.display()))?,
         ),
         None => None,
     };
-    let meta = ResultsMeta {
-        event: config.event.clone(),
-        variant: config.rules.game().name().to_string(),
-        time_control: config.time_control_label(),
-        seed: config.seed,
-        shard: config.shard.map(|s| s.to_string()),
-        scheduled_games: scheduled,
-    };
+    let meta = ResultsMeta::new(&config.event, &identity, &shards)?;
     let queue: Mutex<VecDeque<Work>> =
         Mutex::new(work.into_iter().filter(|w| !w.games.is_empty()).collect());
     let stop = AtomicBool::new(false);
@@ -224,7 +166,13 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchOutcome, String> {
                 stop.store(true, Ordering::SeqCst);
             }
             if let Some(path) = &config.results {
-                let file = ResultsFile::from_tally(&meta, &tally, config.sprt.as_ref());
+                let file = ResultsFile::from_tally(
+                    &meta,
+                    &identity,
+                    &shards,
+                    &tally,
+                    config.sprt.as_ref(),
+                );
                 if let Err(e) = write_results(path, &file) {
                     failure.get_or_insert(format!("cannot write {}: {e}", path.display()));
                     stop.store(true, Ordering::SeqCst);
@@ -261,7 +209,7 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchOutcome, String> {
         return Err(e);
     }
     if let Some(path) = &config.results {
-        let file = ResultsFile::from_tally(&meta, &tally, config.sprt.as_ref());
+        let file = ResultsFile::from_tally(&meta, &identity, &shards, &tally, config.sprt.as_ref());
         write_results(path, &file).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     let table = format!(

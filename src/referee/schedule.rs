@@ -9,6 +9,7 @@ use std::str::FromStr;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
+use serde::{Deserialize, Serialize};
 
 use crate::referee::openings::mix;
 
@@ -20,6 +21,16 @@ pub enum Tournament {
     RoundRobin,
     /// The first engine against each of the others.
     Gauntlet,
+}
+
+impl Tournament {
+    /// The name `--tournament` takes: `round-robin` or `gauntlet`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tournament::RoundRobin => "round-robin",
+            Tournament::Gauntlet => "gauntlet",
+        }
+    }
 }
 
 impl FromStr for Tournament {
@@ -55,8 +66,8 @@ impl PairJob {
     }
 }
 
-/// Every pair of the match, round by round; within a round, the encounters in order.
-pub fn pairs(engines: usize, tournament: Tournament, rounds: u64) -> Vec<PairJob> {
+/// The encounters of a match (pairs of engine indices that meet), in schedule order.
+pub fn encounters(engines: usize, tournament: Tournament) -> Vec<(usize, usize)> {
     let mut encounters = Vec::new();
     for i in 0..engines {
         for j in i + 1..engines {
@@ -65,6 +76,35 @@ pub fn pairs(engines: usize, tournament: Tournament, rounds: u64) -> Vec<PairJob
             }
         }
     }
+    encounters
+}
+
+/// Pairs in the whole schedule (`None` if the count overflows).
+pub fn pair_count(engines: usize, tournament: Tournament, rounds: u64) -> Option<u64> {
+    rounds.checked_mul(encounters(engines, tournament).len() as u64)
+}
+
+/// Pair `index` of the schedule (as [`pairs`] lists it), computed without listing the
+/// schedule; `None` past its end.
+pub fn pair_at(engines: usize, tournament: Tournament, rounds: u64, index: u64) -> Option<PairJob> {
+    let encounters = encounters(engines, tournament);
+    let per_round = encounters.len() as u64;
+    let round = index.checked_div(per_round)?;
+    if round >= rounds {
+        return None;
+    }
+    let (first, second) = encounters[(index % per_round) as usize];
+    Some(PairJob {
+        index,
+        round,
+        first,
+        second,
+    })
+}
+
+/// Every pair of the match, round by round; within a round, the encounters in order.
+pub fn pairs(engines: usize, tournament: Tournament, rounds: u64) -> Vec<PairJob> {
+    let encounters = encounters(engines, tournament);
     let mut jobs = Vec::new();
     for round in 0..rounds {
         for &(first, second) in &encounters {
@@ -115,6 +155,77 @@ impl Shard {
     }
 }
 
+/// The shards a run or a merge of runs covers: shards `indices` of a plan of `count` shards.
+/// A whole match is shard 1 of 1 (as is `--shard 1/1`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardSet {
+    /// N: how many shards the match was split into (1: not split).
+    pub count: u64,
+    /// The K of every shard held, ascending, each once.
+    pub indices: Vec<u64>,
+}
+
+impl ShardSet {
+    /// The shards of a run: `--shard K/N`, or the whole match.
+    pub fn of(shard: Option<Shard>) -> ShardSet {
+        let shard = shard.unwrap_or(Shard { index: 1, count: 1 });
+        ShardSet {
+            count: shard.count,
+            indices: vec![shard.index],
+        }
+    }
+
+    /// Checks what a file could get wrong: at least one index, ascending, distinct, from 1 to
+    /// `count`.
+    pub fn check(&self) -> Result<(), String> {
+        let ascending = self.indices.windows(2).all(|w| w[0] < w[1]);
+        let in_range = self.indices.iter().all(|&k| (1..=self.count).contains(&k));
+        if self.indices.is_empty() || !ascending || !in_range {
+            return Err(format!(
+                "bad shards {:?} of {}: expected distinct ascending numbers from 1 to {}",
+                self.indices, self.count, self.count
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether every shard of the plan is held: the whole match.
+    pub fn is_whole(&self) -> bool {
+        self.indices.len() as u64 == self.count
+    }
+
+    /// Whether pair `index` (0-based) belongs to these shards.
+    pub fn contains(&self, index: u64) -> bool {
+        self.count > 0
+            && self
+                .indices
+                .binary_search(&(index % self.count + 1))
+                .is_ok()
+    }
+
+    /// How many of `total` pairs belong to these shards.
+    pub fn pairs_of(&self, total: u64) -> u64 {
+        let Some(base) = total.checked_div(self.count) else {
+            return 0;
+        };
+        self.indices
+            .iter()
+            .map(|&k| base + u64::from(k - 1 < total % self.count))
+            .sum()
+    }
+
+    /// `K/N`, `K1,K2/N`; `1/1` for a whole match.
+    pub fn tag(&self) -> String {
+        let indices: Vec<String> = self.indices.iter().map(u64::to_string).collect();
+        format!("{}/{}", indices.join(","), self.count)
+    }
+
+    /// [`ShardSet::tag`], or `None` for a whole match (the headline leaves it out).
+    pub fn label(&self) -> Option<String> {
+        (!self.is_whole()).then(|| self.tag())
+    }
+}
+
 /// Which opening each round uses, from a list of `count` openings: in file order (cycling), or
 /// shuffled by the seed (a fresh shuffle each pass through the list).
 pub fn opening_index(count: usize, round: u64, shuffle: bool, seed: u64) -> usize {
@@ -154,6 +265,44 @@ mod tests {
         assert!("4/3".parse::<Shard>().is_err());
         assert!("x".parse::<Shard>().is_err());
         assert_eq!(shards[1].to_string(), "2/3");
+    }
+
+    #[test]
+    fn pairs_are_found_by_index_and_shard_sets_count_them() {
+        let all = pairs(3, Tournament::RoundRobin, 4);
+        for job in &all {
+            assert_eq!(pair_at(3, Tournament::RoundRobin, 4, job.index), Some(*job));
+        }
+        assert_eq!(pair_at(3, Tournament::RoundRobin, 4, 12), None);
+        assert_eq!(pair_at(3, Tournament::RoundRobin, 4, u64::MAX), None);
+        assert_eq!(pair_at(1, Tournament::RoundRobin, 4, 0), None);
+        assert_eq!(pair_count(3, Tournament::Gauntlet, 4), Some(8));
+        assert_eq!(pair_count(3, Tournament::RoundRobin, u64::MAX), None);
+        let set = ShardSet {
+            count: 3,
+            indices: vec![1, 3],
+        };
+        assert_eq!(set.check(), Ok(()));
+        assert_eq!(set.pairs_of(10), 4 + 3);
+        assert_eq!(all.iter().filter(|j| set.contains(j.index)).count(), 8);
+        assert_eq!(set.label().as_deref(), Some("1,3/3"));
+        let whole = ShardSet::of(None);
+        assert!(whole.is_whole() && whole.label().is_none());
+        assert_eq!(whole.tag(), "1/1");
+        assert_eq!(ShardSet::of(Some("1/1".parse().unwrap())), whole);
+        for bad in [
+            (3, vec![]),
+            (3, vec![2, 1]),
+            (3, vec![0]),
+            (3, vec![4]),
+            (0, vec![1]),
+        ] {
+            let set = ShardSet {
+                count: bad.0,
+                indices: bad.1,
+            };
+            assert!(set.check().is_err(), "{set:?}");
+        }
     }
 
     #[test]

@@ -10,18 +10,17 @@ use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, RecvTimeoutError, TryRecvError};
+use crossbeam_channel::Receiver;
 
 use crate::referee::game_record::{ReportedScore, Termination};
 
+mod group;
 mod output;
+mod receive;
 #[cfg(test)]
 mod tests;
 
 use output::{CHANNEL_CAPACITY, Line, MAX_LINE, option_name, parse_info, read_lines};
-
-/// How long to wait for an exit status once an engine has closed its output.
-const EXIT_WAIT: Duration = Duration::from_millis(200);
 
 /// How long `quit` waits for the engine to exit before killing it.
 const QUIT_WAIT: Duration = Duration::from_secs(1);
@@ -119,8 +118,8 @@ pub struct Answer {
     pub depth: Option<u32>,
 }
 
-/// One line of engine output, as the reader thread sends it.
-/// A running engine. Dropping it closes its input, waits briefly, then kills and reaps it.
+/// A running engine. Dropping it closes its input, waits briefly for it to exit, then ends
+/// its process group and reaps it.
 pub struct EngineProcess {
     name: String,
     proto: Proto,
@@ -128,6 +127,8 @@ pub struct EngineProcess {
     stdin: Option<ChildStdin>,
     lines: Receiver<(Instant, Line)>,
     closed: bool,
+    /// When the process was first seen to have exited.
+    exited_at: Option<Instant>,
     /// The names of the advertised options.
     options: Vec<String>,
     /// The `option` lines of the handshake, whole.
@@ -137,7 +138,8 @@ pub struct EngineProcess {
 }
 
 impl EngineProcess {
-    /// Spawns the engine (stdin and stdout piped, stderr discarded, in `dir` if given) and does
+    /// Spawns the engine in a process group of its own (stdin and stdout piped, stderr
+    /// discarded, in `dir` if given) and does
     /// the handshake: sends `ugi` (or `uci`), records the `id name` and the `option` lines, and waits
     /// up to `timeout` for `ugiok` or `uciok`. A spawn error or an early exit is a crash, no
     /// answer in time a stall.
@@ -150,6 +152,7 @@ impl EngineProcess {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
+        group::in_own_group(&mut cmd);
         if let Some(dir) = &command.dir {
             cmd.current_dir(dir);
         }
@@ -178,6 +181,7 @@ impl EngineProcess {
             stdin,
             lines: rx,
             closed: false,
+            exited_at: None,
             options: Vec::new(),
             option_lines: Vec::new(),
             id_name: None,
@@ -407,26 +411,15 @@ impl EngineProcess {
         }
     }
 
-    /// Sends `quit`, closes the engine's input, waits up to 1 s for it to exit, then kills it.
+    /// Sends `quit`, closes the engine's input, waits up to 1 s for it to exit, then ends its
+    /// process group (as dropping it does).
     pub fn quit(mut self) {
         let _ = self.send("quit");
         self.stdin = None;
         if !self.wait_exit(QUIT_WAIT) {
             log::debug!("{}: did not exit after quit, killing it", self.name);
         }
-        // Drop kills and reaps it if it still runs.
-    }
-
-    /// Whether the process has exited (and been reaped) within `limit`.
-    fn wait_exit(&mut self, limit: Duration) -> bool {
-        let until = Instant::now() + limit;
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(_)) => return true,
-                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(2)),
-                _ => return false,
-            }
-        }
+        // Drop ends its process group and reaps it.
     }
 
     /// Writes one line and flushes it, e.g. a `position` line before a [`EngineProcess::query`].
@@ -446,83 +439,20 @@ impl EngineProcess {
             EngineFailure::Crash("closed its input".into())
         })
     }
-
-    /// The next line, or `None` once `until` has passed. After the end of output every call
-    /// returns [`Line::Eof`] at once.
-    fn recv_until(&mut self, until: Instant) -> Option<(Instant, Line)> {
-        if self.closed {
-            return Some((Instant::now(), Line::Eof));
-        }
-        match self.lines.recv_deadline(until) {
-            Ok(received) => Some(self.note(received)),
-            Err(RecvTimeoutError::Timeout) => None,
-            Err(RecvTimeoutError::Disconnected) => Some(self.note((Instant::now(), Line::Eof))),
-        }
-    }
-
-    /// Logs a received line and remembers the end of output.
-    fn note(&mut self, received: (Instant, Line)) -> (Instant, Line) {
-        match &received.1 {
-            Line::Text(text) => log::debug!("{} > {text}", self.name),
-            Line::TooLong => log::debug!("{} > (a line over {MAX_LINE} bytes)", self.name),
-            Line::Eof => {
-                log::debug!("{} > (end of output)", self.name);
-                self.closed = true;
-            }
-        }
-        received
-    }
-
-    /// Discards the lines already queued, without waiting.
-    fn drain(&mut self) {
-        while !self.closed {
-            match self.lines.try_recv() {
-                Ok(received) => {
-                    self.note(received);
-                }
-                Err(TryRecvError::Empty) => break,
-                Err(TryRecvError::Disconnected) => {
-                    self.note((Instant::now(), Line::Eof));
-                }
-            }
-        }
-    }
-
-    /// Describes an engine whose output ended: `exited while thinking (status 3)` once it has
-    /// exited (waiting briefly for it), `closed its output while thinking` otherwise.
-    fn exit_detail(&mut self, when: &str) -> String {
-        let until = Instant::now() + EXIT_WAIT;
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => {
-                    return match status.code() {
-                        Some(code) => format!("exited {when} (status {code})"),
-                        None => format!("exited {when} ({status})"),
-                    };
-                }
-                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
-                _ => return format!("closed its output {when}"),
-            }
-        }
-    }
 }
 
 impl Drop for EngineProcess {
     /// Closes the engine's input (end of input means `quit`), gives it a moment to exit on its
-    /// own (so a wrapper script can take its own children down), then kills and reaps it.
+    /// own (so a wrapper script can take its own children down), then ends its process group
+    /// (SIGTERM, then SIGKILL: whatever the engine started goes too) and reaps it.
     fn drop(&mut self) {
         self.stdin = None;
-        if !self.wait_exit(DROP_WAIT) {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
+        self.wait_exit(DROP_WAIT);
+        group::end_group(&mut self.child);
     }
 }
 
-/// Reads the engine's output line by line and sends each with the instant it was complete;
-/// `\r` before the newline is dropped, bytes that are not UTF-8 are replaced, lines over
-/// [`MAX_LINE`] bytes are never buffered whole and arrive as [`Line::TooLong`]. Ends with
-/// [`Line::Eof`] at the end of output or a read error, or silently once the receiver is gone.
+/// The first word of a line (empty if none).
 fn first_word(text: &str) -> &str {
     text.split_whitespace().next().unwrap_or("")
 }

@@ -84,6 +84,18 @@ fn exit_on_go_is_a_crash() {
 }
 
 #[test]
+fn an_exit_is_a_crash_while_a_child_holds_the_output_open() {
+    // The child keeps the engine's input and output open: no end of output ever comes.
+    let mut e = started("go*) sleep 987654 <&0 & exit 3;;");
+    assert_eq!(
+        go(&mut e),
+        Err(EngineFailure::Crash(
+            "exited while thinking (status 3)".into()
+        ))
+    );
+}
+
+#[test]
 fn silence_is_a_stall() {
     let mut e = started("");
     let start = Instant::now();
