@@ -20,9 +20,9 @@ fn ludus() -> PathBuf {
 }
 
 /// Sends `bytes` from another thread (stopping when the server closes the connection) and
-/// returns the first line the server answers.
-fn status_line(addr: SocketAddr, bytes: Vec<u8>) -> String {
-    let stream = TcpStream::connect(addr).expect("connects");
+/// returns what the server answers until it closes the connection.
+fn exchange(addr: SocketAddr, bytes: Vec<u8>) -> String {
+    let mut stream = TcpStream::connect(addr).expect("connects");
     stream
         .set_read_timeout(Some(PATIENCE))
         .expect("a read timeout");
@@ -34,10 +34,20 @@ fn status_line(addr: SocketAddr, bytes: Vec<u8>) -> String {
             }
         }
     });
-    let mut line = String::new();
-    let _ = BufReader::new(stream).read_line(&mut line);
+    // What arrived before an error (a reset after the answer) is kept.
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
     let _ = sender.join();
-    line
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// The first line the server answers to `bytes`.
+fn status_line(addr: SocketAddr, bytes: Vec<u8>) -> String {
+    exchange(addr, bytes)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// A plain `GET` by hand: the status line.
@@ -46,14 +56,21 @@ fn get(addr: SocketAddr, path: &str) -> String {
     status_line(addr, request.into_bytes())
 }
 
-/// A `POST` of `body` as JSON with extra header lines, by hand: the status line.
-fn post(addr: SocketAddr, path: &str, extra: &str, body: &str) -> String {
+/// A `POST` of `body` with extra header lines (ending in CRLF), by hand: the whole answer.
+fn post_with(addr: SocketAddr, path: &str, extra: &str, body: &str) -> String {
     let request = format!(
-        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\n{extra}Connection: close\r\n\r\n{body}",
+        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {}\r\n{extra}\
+         Connection: close\r\n\r\n{body}",
         body.len()
     );
-    status_line(addr, request.into_bytes())
+    exchange(addr, request.into_bytes())
+}
+
+/// A `POST` of `body` as JSON with extra header lines, by hand: the status line.
+fn post(addr: SocketAddr, path: &str, extra: &str, body: &str) -> String {
+    let extra = format!("Content-Type: application/json\r\n{extra}");
+    let answer = post_with(addr, path, &extra, body);
+    answer.lines().next().unwrap_or_default().to_string()
 }
 
 /// `ludus web --port 0` as a process of its own (so its memory can be read) and its address.
@@ -243,4 +260,58 @@ fn the_event_stream_outlives_the_request_time_limit() {
     server.stop();
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer:?}");
     assert!(seen, "the new game's state arrived on the stream");
+}
+
+#[test]
+fn only_the_servers_own_page_and_programs_without_an_origin_change_the_game() {
+    let server = WebServer::start(0, Some(ludus())).expect("the server starts");
+    let addr = server.addr();
+    let port = addr.port();
+    let small = r#"{"game": "sight", "mode": "hh", "options": {"Sight_BoardSize": 3}}"#;
+    let json = "Content-Type: application/json\r\n";
+    let foreign = [
+        format!("{json}Origin: http://evil.example\r\n"),
+        format!(
+            "{json}Origin: http://127.0.0.1:{}\r\n",
+            port.wrapping_add(1)
+        ),
+        format!("{json}Origin: https://127.0.0.1:{port}\r\n"),
+        format!("{json}Origin: null\r\n"),
+        // A form or `fetch` with no-cors: no preflight, the body as plain text.
+        "Content-Type: text/plain\r\nOrigin: http://evil.example\r\n".to_string(),
+        format!("{json}Origin: http://127.0.0.1:{port}\r\nOrigin: http://evil.example\r\n"),
+    ]
+    .map(|extra| post_with(addr, "/api/new", &extra, small));
+    let preflight = exchange(
+        addr,
+        b"OPTIONS /api/new HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://evil.example\r\n\
+          Access-Control-Request-Method: POST\r\n\r\n"
+            .to_vec(),
+    );
+    let unchanged = exchange(
+        addr,
+        b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".to_vec(),
+    );
+    let own = [
+        format!("Origin: http://127.0.0.1:{port}\r\n"),
+        format!("Origin: http://localhost:{port}\r\n"),
+        String::new(),
+    ]
+    .map(|extra| post(addr, "/api/new", &extra, small));
+    let changed = exchange(
+        addr,
+        b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".to_vec(),
+    );
+    server.stop();
+
+    for answer in &foreign {
+        assert!(answer.starts_with("HTTP/1.1 403"), "{answer}");
+        assert!(answer.contains("may not change the game"), "{answer}");
+    }
+    assert!(preflight.starts_with("HTTP/1.1 403"), "{preflight}");
+    assert!(unchanged.contains("5:x5/x5/x5/x5/x5 w"), "{unchanged}");
+    for answer in &own {
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    }
+    assert!(changed.contains("3:x3/x3/x3 w"), "{changed}");
 }

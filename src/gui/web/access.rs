@@ -1,7 +1,8 @@
 //! Who may use `ludus web`: requests must name this machine in `Host` (against DNS
-//! rebinding).
+//! rebinding), and a request that changes the game must come from the server's own page or
+//! from a program that is not a browser (against other web sites posting to it).
 
-/// The names this machine goes by in `Host`.
+/// The names this machine goes by in `Host` and `Origin`.
 const LOCAL_NAMES: [&str; 3] = ["127.0.0.1", "localhost", "[::1]"];
 
 /// Splits `host[:port]` into the lowercase name and the port, if one is given.
@@ -17,6 +18,24 @@ fn name_and_port(authority: &str) -> (String, Option<&str>) {
 /// Whether a `Host` value names this machine: `127.0.0.1`, `localhost` or `[::1]`, any port.
 pub fn local_host(host: Option<&str>) -> bool {
     host.is_some_and(|host| LOCAL_NAMES.contains(&name_and_port(host).0.as_str()))
+}
+
+/// Whether an `Origin` value is this server's own page: `http://` and one of this machine's
+/// names with the server's `port`. Browsers send `Origin` with every `POST`; programs that
+/// are not browsers (curl, scripts) send none, and those are let through.
+pub fn same_origin(origin: Option<&str>, port: u16) -> bool {
+    let Some(origin) = origin else {
+        return true;
+    };
+    let Some(authority) = origin.strip_prefix("http://") else {
+        return false;
+    };
+    let (name, given) = name_and_port(authority);
+    let origin_port = match given {
+        Some(p) => p.parse::<u16>().ok(),
+        None => Some(80),
+    };
+    LOCAL_NAMES.contains(&name.as_str()) && origin_port == Some(port)
 }
 
 #[cfg(test)]
@@ -43,5 +62,32 @@ mod tests {
             assert!(!local_host(Some(host)), "{host}");
         }
         assert!(!local_host(None));
+    }
+
+    #[test]
+    fn only_the_servers_own_page_is_an_origin() {
+        for origin in [
+            "http://127.0.0.1:8080",
+            "http://localhost:8080",
+            "http://LocalHost:8080",
+            "http://[::1]:8080",
+        ] {
+            assert!(same_origin(Some(origin), 8080), "{origin}");
+        }
+        assert!(same_origin(None, 8080), "no Origin: not a browser");
+        assert!(same_origin(Some("http://localhost"), 80));
+        for origin in [
+            "http://127.0.0.1:8081",
+            "http://localhost",
+            "https://127.0.0.1:8080",
+            "http://example.com:8080",
+            "http://127.0.0.1:8080.evil.com",
+            "http://127.0.0.1:8080/",
+            "http://127.0.0.1:99999999",
+            "null",
+            "",
+        ] {
+            assert!(!same_origin(Some(origin), 8080), "{origin}");
+        }
     }
 }

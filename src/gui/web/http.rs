@@ -62,6 +62,14 @@ impl Request {
             .map(|(_, v)| v.trim())
     }
 
+    /// Every header field named `name` (any case), trimmed.
+    pub fn headers_named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.headers
+            .iter()
+            .filter(move |(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.trim())
+    }
+
     /// The target's path, without the query.
     pub fn path(&self) -> &str {
         self.target.split('?').next().unwrap_or_default()
@@ -171,15 +179,15 @@ fn read_body(
     if request.header("Transfer-Encoding").is_some() {
         return Err(refused(411, "send the body with Content-Length"));
     }
-    let mut lengths = request
-        .headers
-        .iter()
-        .filter(|(n, _)| n.eq_ignore_ascii_case("Content-Length"))
-        .map(|(_, v)| v.trim().parse::<u64>());
-    let length = match (lengths.next(), lengths.next()) {
-        (None, _) => 0,
-        (Some(Ok(n)), None) => n,
-        _ => return Err(refused(400, "bad Content-Length")),
+    let length = {
+        let mut lengths = request
+            .headers_named("Content-Length")
+            .map(|v| v.parse::<u64>());
+        match (lengths.next(), lengths.next()) {
+            (None, _) => 0,
+            (Some(Ok(n)), None) => n,
+            _ => return Err(refused(400, "bad Content-Length")),
+        }
     };
     let length = match usize::try_from(length) {
         Ok(n) if n <= limits.body => n,

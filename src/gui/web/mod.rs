@@ -23,8 +23,11 @@
 //! | `POST /api/pause` | `{paused}`: hold engine moves back, or go on |
 //!
 //! Every `POST` answers the new state, or `{"error": …}` with status 400 (bad request), 409
-//! (does not fit the game now) or 500 (the engine failed). `POST` bodies must be JSON, and
-//! requests must name the local host, so other web sites cannot drive the server.
+//! (does not fit the game now) or 500 (the engine failed). `POST` bodies must be JSON.
+//! Requests must name the local host in `Host` (else 403, against DNS rebinding), and every
+//! request but a `GET` must come from the server's own page (`Origin` `http://127.0.0.1:PORT`,
+//! `http://localhost:PORT` or `http://[::1]:PORT`) or send no `Origin` at all, as programs
+//! that are not browsers do (else 403), so other web sites cannot drive the server.
 //!
 //! Each connection carries one request and gets its own thread (`server.rs`); the request's
 //! head may hold 32 KiB (else 431) and its body 64 KiB (else 413), and both must arrive
@@ -243,6 +246,21 @@ fn handle(app: &App, request: Request, stream: TcpStream) {
     if !access::local_host(request.header("Host")) {
         respond(stream, 403, "text/plain", "only for this machine\n");
         return;
+    }
+    if request.method != "GET" {
+        let port = stream.local_addr().map(|a| a.port()).ok();
+        let foreign = request
+            .headers_named("Origin")
+            .find(|&o| !port.is_some_and(|port| access::same_origin(Some(o), port)));
+        if let Some(origin) = foreign {
+            let own = port.map_or("this server".into(), |p| format!("http://127.0.0.1:{p}"));
+            let message = format!(
+                "refused: a request from the page {origin} may not change the game; \
+                 only this server's own page ({own}) or a program that sends no Origin may"
+            );
+            respond_json(stream, Err(ApiError::new(403, message)));
+            return;
+        }
     }
     if request.method == "GET" {
         let asset = if path == "/" { "/index.html" } else { path };
