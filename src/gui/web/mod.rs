@@ -23,35 +23,45 @@
 //! | `POST /api/pause` | `{paused}`: hold engine moves back, or go on |
 //!
 //! Every `POST` answers the new state, or `{"error": …}` with status 400 (bad request), 409
-//! (does not fit the game now) or 500 (the engine failed). `POST` bodies must be JSON, and
-//! requests must name the local host, so other web sites cannot drive the server.
+//! (does not fit the game now) or 500 (the engine failed). `POST` bodies must be JSON.
+//! Requests must name the local host in `Host` (else 403, against DNS rebinding), and every
+//! request but a `GET` must come from the server's own page (`Origin` `http://127.0.0.1:PORT`,
+//! `http://localhost:PORT` or `http://[::1]:PORT`) or send no `Origin` at all, as programs
+//! that are not browsers do (else 403), so other web sites cannot drive the server.
+//!
+//! Each connection carries one request and gets its own thread (`server.rs`); the request's
+//! head may hold 32 KiB (else 431) and its body 64 KiB (else 413), and both must arrive
+//! within 5 seconds (else 408), so slow or huge requests cannot hold memory or threads
+//! (`http.rs`). The event stream, once open, is not limited in time.
 
+mod access;
 mod actions;
 mod app;
 mod events;
 mod export;
+mod http;
 mod probe;
 mod query;
 mod reason;
 mod search;
+mod server;
 mod session;
 
-use std::io::{Read, Write};
-use std::net::SocketAddr;
+use std::io::Write;
+use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread::JoinHandle;
 
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use tiny_http::{Header, Method, Request, Response, Server};
 
 use crate::game::GameId;
 use crate::referee::engine_process::{EngineCommand, Proto};
 
 use actions::{LoadRequest, MoveRequest, NewGame, PauseRequest};
 use app::{ApiError, App, START_TIMEOUT};
+use http::Request;
+use server::Listener;
 use session::Mode;
 
 /// The page's files, built into the binary: path, content type, text.
@@ -88,9 +98,6 @@ const ASSETS: [(&str, &str, &str); 6] = [
     ),
 ];
 
-/// Largest request body read, in bytes.
-const MAX_BODY: u64 = 1 << 20;
-
 /// Runs `ludus web`: serves on 127.0.0.1:`port` (0 picks a free port) with `engine` (`None`:
 /// this program), prints `listening on http://127.0.0.1:PORT` as the first line of `out`,
 /// and serves until the process ends. Returns 1 if the server or the engine cannot start.
@@ -112,11 +119,8 @@ pub fn run(port: u16, engine: Option<PathBuf>, out: &mut dyn Write) -> i32 {
 
 /// A running web GUI server.
 pub struct WebServer {
-    addr: SocketAddr,
-    server: Arc<Server>,
+    listener: Listener,
     app: Arc<App>,
-    stopping: Arc<AtomicBool>,
-    accept: Option<JoinHandle<()>>,
 }
 
 impl WebServer {
@@ -150,76 +154,33 @@ impl WebServer {
             app.shutdown();
             return Err(e.message);
         }
-        let server = match Server::http(("127.0.0.1", port)) {
-            Ok(server) => Arc::new(server),
+        let router = {
+            let app = Arc::clone(&app);
+            Arc::new(move |request, stream| handle(&app, request, stream))
+        };
+        match Listener::start(port, router) {
+            Ok(listener) => Ok(WebServer { listener, app }),
             Err(e) => {
                 app.shutdown();
-                return Err(format!("cannot listen on 127.0.0.1:{port}: {e}"));
+                Err(e)
             }
-        };
-        let addr = server
-            .server_addr()
-            .to_ip()
-            .ok_or("the server has no IP address")?;
-        let stopping = Arc::new(AtomicBool::new(false));
-        let accept = {
-            let (server, app, stopping) = (Arc::clone(&server), Arc::clone(&app), stopping.clone());
-            std::thread::Builder::new()
-                .name("web-accept".into())
-                .spawn(move || accept_loop(&server, &app, &stopping))
-                .map_err(|e| format!("cannot start the server thread: {e}"))?
-        };
-        Ok(WebServer {
-            addr,
-            server,
-            app,
-            stopping,
-            accept: Some(accept),
-        })
+        }
     }
 
     /// The address served, `127.0.0.1:PORT`.
     pub fn addr(&self) -> SocketAddr {
-        self.addr
+        self.listener.addr()
     }
 
     /// Serves until the process ends.
     pub fn wait(mut self) {
-        if let Some(accept) = self.accept.take() {
-            let _ = accept.join();
-        }
+        self.listener.wait();
     }
 
     /// Stops serving, ends the event streams and quits the engines.
     pub fn stop(mut self) {
-        self.stopping.store(true, Ordering::SeqCst);
-        self.server.unblock();
-        if let Some(accept) = self.accept.take() {
-            let _ = accept.join();
-        }
+        self.listener.stop();
         self.app.shutdown();
-    }
-}
-
-fn accept_loop(server: &Server, app: &Arc<App>, stopping: &AtomicBool) {
-    while !stopping.load(Ordering::SeqCst) {
-        let request = match server.recv() {
-            Ok(request) => request,
-            Err(e) => {
-                if !stopping.load(Ordering::SeqCst) {
-                    log::warn!("ludus web: {e}");
-                    std::thread::sleep(std::time::Duration::from_millis(50));
-                }
-                continue;
-            }
-        };
-        let app = Arc::clone(app);
-        let spawned = std::thread::Builder::new()
-            .name("web-request".into())
-            .spawn(move || handle(&app, request));
-        if let Err(e) = spawned {
-            log::warn!("ludus web: cannot start a request thread: {e}");
-        }
     }
 }
 
@@ -258,71 +219,53 @@ impl App {
     }
 }
 
-fn header(name: &str, value: &str) -> Option<Header> {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).ok()
-}
-
-fn respond(request: Request, status: u16, content_type: &str, body: String) {
-    let mut response = Response::from_string(body).with_status_code(status);
-    for h in [
-        header("Content-Type", content_type),
-        header("Cache-Control", "no-store"),
-    ]
-    .into_iter()
-    .flatten()
-    {
-        response.add_header(h);
-    }
-    if let Err(e) = request.respond(response) {
+fn respond(mut stream: TcpStream, status: u16, content_type: &str, body: &str) {
+    if let Err(e) = http::respond(&mut stream, status, content_type, body) {
         log::debug!("ludus web: cannot answer: {e}");
     }
 }
 
-fn respond_json(request: Request, result: Result<Value, ApiError>) {
+fn respond_json(stream: TcpStream, result: Result<Value, ApiError>) {
     match result {
-        Ok(value) => respond(request, 200, "application/json", value.to_string()),
+        Ok(value) => respond(stream, 200, "application/json", &value.to_string()),
         Err(e) => respond(
-            request,
+            stream,
             e.status,
             "application/json",
-            json!({ "error": e.message }).to_string(),
+            &json!({ "error": e.message }).to_string(),
         ),
     }
-}
-
-/// Whether the request names this machine (against DNS rebinding).
-fn local_host(request: &Request) -> bool {
-    let host = request
-        .headers()
-        .iter()
-        .find(|h| h.field.equiv("Host"))
-        .map(|h| h.value.as_str().to_ascii_lowercase());
-    let Some(host) = host else {
-        return false;
-    };
-    let name = match host.rsplit_once(':') {
-        Some((name, port)) if port.chars().all(|c| c.is_ascii_digit()) => name,
-        _ => host.as_str(),
-    };
-    matches!(name, "127.0.0.1" | "localhost" | "[::1]")
 }
 
 fn json_body<T: DeserializeOwned>(body: &str) -> Result<T, ApiError> {
     serde_json::from_str(body).map_err(|e| ApiError::new(400, format!("bad request body: {e}")))
 }
 
-fn handle(app: &App, mut request: Request) {
-    let url = request.url().to_string();
-    let path = url.split('?').next().unwrap_or_default();
-    if !local_host(&request) {
-        respond(request, 403, "text/plain", "only for this machine\n".into());
+fn handle(app: &App, request: Request, stream: TcpStream) {
+    let path = request.path();
+    if !access::local_host(request.header("Host")) {
+        respond(stream, 403, "text/plain", "only for this machine\n");
         return;
     }
-    let method = request.method().clone();
-    if method == Method::Get {
+    if request.method != "GET" {
+        let port = stream.local_addr().map(|a| a.port()).ok();
+        let foreign = request
+            .headers_named("Origin")
+            .find(|&o| !port.is_some_and(|port| access::same_origin(Some(o), port)));
+        if let Some(origin) = foreign {
+            let own = port.map_or("this server".into(), |p| format!("http://127.0.0.1:{p}"));
+            let message = format!(
+                "refused: a request from the page {origin} may not change the game; \
+                 only this server's own page ({own}) or a program that sends no Origin may"
+            );
+            respond_json(stream, Err(ApiError::new(403, message)));
+            return;
+        }
+    }
+    if request.method == "GET" {
         let asset = if path == "/" { "/index.html" } else { path };
         if let Some((_, content_type, text)) = ASSETS.iter().find(|(p, _, _)| *p == asset) {
-            respond(request, 200, content_type, text.to_string());
+            respond(stream, 200, content_type, text);
             return;
         }
         let (content_type, body) = match path {
@@ -331,48 +274,48 @@ fn handle(app: &App, mut request: Request) {
             "/api/export" => ("text/plain; charset=utf-8", app.export()),
             "/api/events" => {
                 let Some(rx) = app.hub.subscribe() else {
-                    respond(request, 503, "text/plain", "shutting down\n".into());
+                    respond(stream, 503, "text/plain", "shutting down\n");
                     return;
                 };
                 let first = format!("event: state\ndata: {}\n\n", app.state());
-                events::stream(request.into_writer(), first, rx);
+                events::stream(Box::new(stream), first, rx);
                 return;
             }
             _ => {
-                respond(request, 404, "text/plain", "not found\n".into());
+                respond(stream, 404, "text/plain", "not found\n");
                 return;
             }
         };
-        respond(request, 200, content_type, body);
+        respond(stream, 200, content_type, &body);
         return;
     }
-    if method != Method::Post {
-        respond(request, 405, "text/plain", "GET or POST\n".into());
+    if request.method != "POST" {
+        respond(stream, 405, "text/plain", "GET or POST\n");
         return;
     }
     let is_json = request
-        .headers()
-        .iter()
-        .any(|h| h.field.equiv("Content-Type") && h.value.as_str().starts_with("application/json"));
-    let mut body = String::new();
-    let read = request.as_reader().take(MAX_BODY).read_to_string(&mut body);
-    if !is_json || read.is_err() {
-        let e = ApiError::new(
-            400,
-            "the body must be JSON (Content-Type: application/json)",
-        );
-        respond_json(request, Err(e));
-        return;
-    }
+        .header("Content-Type")
+        .is_some_and(|t| t.starts_with("application/json"));
+    let body = match std::str::from_utf8(&request.body) {
+        Ok(body) if is_json => body,
+        _ => {
+            let e = ApiError::new(
+                400,
+                "the body must be JSON (Content-Type: application/json)",
+            );
+            respond_json(stream, Err(e));
+            return;
+        }
+    };
     let result = match path {
-        "/api/new" => json_body::<NewGame>(&body).and_then(|r| app.new_game(&r)),
-        "/api/move" => json_body::<MoveRequest>(&body).and_then(|r| app.play(&r)),
-        "/api/load" => json_body::<LoadRequest>(&body).and_then(|r| app.load(&r)),
-        "/api/pause" => json_body::<PauseRequest>(&body).and_then(|r| app.pause(&r)),
+        "/api/new" => json_body::<NewGame>(body).and_then(|r| app.new_game(&r)),
+        "/api/move" => json_body::<MoveRequest>(body).and_then(|r| app.play(&r)),
+        "/api/load" => json_body::<LoadRequest>(body).and_then(|r| app.load(&r)),
+        "/api/pause" => json_body::<PauseRequest>(body).and_then(|r| app.pause(&r)),
         "/api/undo" => app.undo(),
         "/api/redo" => app.redo(),
         "/api/hint" => app.hint(),
         _ => Err(ApiError::new(404, format!("no such action: {path}"))),
     };
-    respond_json(request, result);
+    respond_json(stream, result);
 }
