@@ -97,7 +97,8 @@ const COMMANDS: &[&str] = &[
     "ponderhit",
 ];
 
-/// Options the garbage stream sets (never `Debug Log File`; `Hash` only up to 64 MiB).
+/// Options the garbage stream sets (never `Debug Log File`; `Hash` only up to
+/// [`MAX_GARBAGE_HASH_MIB`]).
 const OPTIONS: &[&str] = &[
     "Hash",
     "MultiPV",
@@ -110,6 +111,9 @@ const OPTIONS: &[&str] = &[
     "UCI_Variant",
     "Sight_BoardSize",
     "Sight_StrictTallest",
+    "Tactigon_JumpingSquares",
+    "Tactigon_GoldBonus",
+    "Isaac_EarlyFinish",
     "hash",
     "sight_boardsize",
     "Nope",
@@ -294,7 +298,21 @@ fn random_setoption(rng: &mut SmallRng) -> String {
         2 => pick(
             rng,
             &[
-                "random", "greedy", "full", "true", "false", "sight", "3", "9",
+                "random",
+                "greedy",
+                "full",
+                "true",
+                "false",
+                "sight",
+                "isaac",
+                "tactigon",
+                "mcts",
+                "alphabeta",
+                "256",
+                "255",
+                "128",
+                "3",
+                "9",
             ],
         )
         .to_string(),
@@ -395,8 +413,12 @@ fn random_item(rng: &mut SmallRng) -> Vec<u8> {
     text.into_bytes()
 }
 
+/// The largest `Hash` the garbage stream may set: the bound of the fuzz runs' memory check.
+pub const MAX_GARBAGE_HASH_MIB: i64 = 256;
+
 /// Whether one input line could end the test early or reach outside it: `quit`, a `Hash`
-/// over 64 MiB, or the debug log file. Mirrors the engine's own line splitting.
+/// over [`MAX_GARBAGE_HASH_MIB`], or the debug log file. Mirrors the engine's own line
+/// splitting.
 pub fn is_forbidden(line: &[u8]) -> bool {
     let text = String::from_utf8_lossy(line);
     let tokens: Vec<&str> = text.split_whitespace().collect();
@@ -411,7 +433,8 @@ pub fn is_forbidden(line: &[u8]) -> bool {
                 None => (rest.join(" "), String::new()),
             };
             let name = name.to_ascii_lowercase();
-            let too_much_hash = name == "hash" && value.parse::<i64>().is_ok_and(|v| v > 64);
+            let too_much_hash =
+                name == "hash" && value.parse::<i64>().is_ok_and(|v| v > MAX_GARBAGE_HASH_MIB);
             too_much_hash || name.contains("debug") || name.contains("log")
         }
         _ => false,
