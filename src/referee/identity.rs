@@ -234,6 +234,23 @@ impl MatchIdentity {
         })
     }
 
+    /// The first field in which `other` differs from this identity: `(tag, ours, theirs)`.
+    /// `theirs` is `None` when `other` has no such field.
+    pub fn difference_from(
+        &self,
+        other: &MatchIdentity,
+    ) -> Option<(String, String, Option<String>)> {
+        let fields = other.fields();
+        let theirs = |tag: &str| {
+            fields
+                .iter()
+                .find(|(t, _)| t == tag)
+                .map(|(_, v)| v.as_str())
+        };
+        self.difference(theirs)
+            .map(|(tag, ours, theirs)| (tag, ours, theirs.map(str::to_string)))
+    }
+
     /// The tags a record block carries besides the usual ones (which hold `Variant` and
     /// `TimeControl`): the other fields, `OpeningsFile` when there is one, and `Shard`.
     pub fn record_tags(&self, shards: &ShardSet) -> Vec<(String, String)> {
@@ -380,17 +397,10 @@ mod tests {
         let mut other = identity();
         other.seed = 5;
         other.engines[1].setup = "cmd='/my engine'".into();
-        let fields = other.fields();
-        let theirs = |tag: &str| {
-            fields
-                .iter()
-                .find(|(t, _)| t == tag)
-                .map(|(_, v)| v.as_str())
-        };
-        let (tag, ours, found) = id.difference(theirs).unwrap();
+        let (tag, ours, found) = id.difference_from(&other).unwrap();
         assert_eq!(tag, "Engine2");
         assert_eq!(ours, "name=b cmd=/x");
-        assert_eq!(found, Some("name=b cmd='/my engine'"));
+        assert_eq!(found.as_deref(), Some("name=b cmd='/my engine'"));
         assert_eq!(id.difference(|_| None).unwrap().0, "Variant");
         let tags = id.record_tags(&ShardSet::of(None));
         let names: Vec<&str> = tags.iter().map(|(t, _)| t.as_str()).collect();

@@ -16,19 +16,12 @@ fn same_match(
     name: &str,
     other: &MatchIdentity,
 ) -> Result<(), String> {
-    let fields = other.fields();
-    let theirs = |tag: &str| {
-        fields
-            .iter()
-            .find(|(t, _)| t == tag)
-            .map(|(_, v)| v.as_str())
-    };
-    match first.difference(theirs) {
+    match first.difference_from(other) {
         None => Ok(()),
         Some((tag, ours, theirs)) => Err(format!(
             "{name} is not of the same match as {first_name}: its {tag} is {:?}, {first_name}'s \
              is {ours:?}",
-            theirs.unwrap_or("missing")
+            theirs.as_deref().unwrap_or("missing")
         )),
     }
 }

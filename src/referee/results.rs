@@ -7,9 +7,8 @@
 //! saying so: nothing in them tells which match or which shard their games belong to.
 
 use std::collections::BTreeMap;
-use std::fs::File;
-use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::io;
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
@@ -270,14 +269,7 @@ impl ResultsFile {
 pub fn write_results(path: &Path, results: &ResultsFile) -> io::Result<()> {
     let mut text = serde_json::to_string_pretty(results).map_err(io::Error::other)?;
     text.push('\n');
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let mut file = File::create(&tmp)?;
-    file.write_all(text.as_bytes())?;
-    file.sync_all()?;
-    drop(file);
-    std::fs::rename(&tmp, path)
+    super::record::replace(path, &text)
 }
 
 /// Reads a results file and checks it: its format, its shards, its engines against the
@@ -336,7 +328,7 @@ mod tests {
     use super::super::tally::test_support::*;
     use super::*;
 
-    fn temp(name: &str) -> PathBuf {
+    fn temp(name: &str) -> std::path::PathBuf {
         std::env::temp_dir().join(format!("ludus-results-{}-{name}", std::process::id()))
     }
 
