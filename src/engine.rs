@@ -34,6 +34,13 @@ pub enum Event {
     InputClosed,
     /// End of a one-shot script: let the job under way finish, then quit.
     InputDone,
+    /// The worker could not have a new `Hash` size and kept a table of `kept_mib` MiB.
+    HashRefused {
+        /// The size asked for.
+        wanted_mib: usize,
+        /// The size of the table in use.
+        kept_mib: usize,
+    },
     /// A report from the worker about job `job`.
     Worker {
         /// The job it belongs to.
@@ -75,14 +82,6 @@ pub enum Report {
         fen: String,
         /// Nodes searched on it.
         nodes: u64,
-    },
-    /// A new `Hash` size could not be had (not a job's report): the worker kept a table of
-    /// `kept_mib` MiB instead.
-    HashRefused {
-        /// The size asked for.
-        wanted_mib: usize,
-        /// The size of the table in use.
-        kept_mib: usize,
     },
     /// Bench is over (final report).
     BenchDone {
@@ -236,7 +235,7 @@ impl<G: Evaluate> Engine<G> {
 
     /// Gives the transposition table a new size, `mib` MiB, on the worker: the old table is
     /// freed before the new one is allocated, and the caller does not wait. If the memory
-    /// cannot be had, the worker keeps a smaller table and reports [`Report::HashRefused`].
+    /// cannot be had, the worker keeps a smaller table and sends [`Event::HashRefused`].
     pub fn resize_hash(&self, mib: usize) {
         self.send(Control::ResizeHash(mib));
     }
@@ -309,11 +308,11 @@ impl<G: Evaluate> Worker<G> {
             Err(_) => (TranspositionTable::tiny(), 0),
         };
         self.tables.tt = tt;
-        let report = Report::HashRefused {
+        let refused = Event::HashRefused {
             wanted_mib: mib,
             kept_mib,
         };
-        self.report(0, report);
+        let _ = self.events.send(refused);
     }
 
     fn report(&self, job: u64, report: Report) {

@@ -117,7 +117,6 @@ fn cut_inside_depth_one_plays_the_best_move_scored_so_far() {
     let first = (1..complete)
         .find(|&n| answer(n).best.as_deref() == Some("d10-d14"))
         .expect("the win is found before depth 1 completes");
-    assert!(first < complete, "found at {first} of {complete} nodes");
     for n in first..complete {
         let cut = answer(n);
         assert_eq!(cut.best.as_deref(), Some("d10-d14"), "limit {n}");

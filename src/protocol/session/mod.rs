@@ -141,6 +141,17 @@ impl<'a, G: Evaluate> Session<'a, G> {
                         return SessionEnd::Quit;
                     }
                 }
+                Event::HashRefused {
+                    wanted_mib,
+                    kept_mib,
+                } => {
+                    let kept = kept_mib.max(1);
+                    self.shared.options.set(opt::HASH, kept.to_string());
+                    self.error(ProtocolError::new(
+                        ErrorCode::BadOptionValue,
+                        format!("cannot allocate {wanted_mib} MiB for Hash; using {kept} MiB"),
+                    ));
+                }
             }
         }
     }
@@ -156,19 +167,6 @@ impl<'a, G: Evaluate> Session<'a, G> {
 
     /// Prints a worker report; true when it was the job's final report.
     fn on_report(&mut self, job: u64, report: Report) -> bool {
-        if let Report::HashRefused {
-            wanted_mib,
-            kept_mib,
-        } = report
-        {
-            let kept = kept_mib.max(1);
-            self.shared.options.set(opt::HASH, kept.to_string());
-            self.error(ProtocolError::new(
-                ErrorCode::BadOptionValue,
-                format!("cannot allocate {wanted_mib} MiB for Hash; using {kept} MiB"),
-            ));
-            return false;
-        }
         if self.engine.running() != Some(job) {
             return false;
         }
@@ -178,7 +176,6 @@ impl<'a, G: Evaluate> Session<'a, G> {
             Report::BenchPosition { fen, nodes } => {
                 format!("info string bench {fen} nodes {nodes}")
             }
-            Report::HashRefused { .. } => return false,
             Report::BestMove { best, ponder } => {
                 self.engine.finished(job);
                 let line = format_bestmove(best.as_deref(), ponder.as_deref());
