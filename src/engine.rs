@@ -59,8 +59,6 @@ pub enum Report {
     BestMove {
         /// The move, `None` when there is no legal move.
         best: Option<String>,
-        /// The expected reply.
-        ponder: Option<String>,
     },
     /// Perft count below one root move.
     PerftMove {
@@ -136,7 +134,6 @@ impl<G: Evaluate> Job<G> {
         match self {
             Job::Search { .. } => Report::BestMove {
                 best: self.fallback_move(),
-                ponder: None,
             },
             Job::Perft { .. } => Report::PerftDone {
                 nodes: 0,
@@ -350,32 +347,28 @@ impl<G: Evaluate> Worker<G> {
                 })
                 .ok();
         };
-        let (best, ponder) = match level {
+        let best = match level {
             Level::Full if searcher.uses_mcts(root) => {
                 // The tree may use as much memory as the transposition table (option `Hash`).
                 let budget = self.tables.tt.bytes();
-                let result = mcts::search(root, params, budget, &self.stop, &mut report);
-                (result.best, result.ponder)
+                mcts::search(root, params, budget, &self.stop, &mut report).best
             }
-            Level::Full => {
-                let result = run_search(root, params, &mut self.tables, &self.stop, &mut report);
-                (result.best, result.ponder)
-            }
+            Level::Full => run_search(root, params, &mut self.tables, &self.stop, &mut report).best,
             Level::Greedy => {
                 let moves = levels::candidate_moves(root, params.root_moves.as_deref());
                 match levels::greedy_move_among(root, &moves, &mut self.rng) {
                     Some((m, score)) => {
                         let mv = root.move_to_string(m);
                         self.report(id, Report::Info(one_ply_info(start, score, &mv)));
-                        (Some(mv), None)
+                        Some(mv)
                     }
-                    None => (None, None),
+                    None => None,
                 }
             }
             Level::Random => {
                 let moves = levels::candidate_moves(root, params.root_moves.as_deref());
                 let choice = levels::random_move_among(&moves, &mut self.rng);
-                (choice.map(|m| root.move_to_string(m)), None)
+                choice.map(|m| root.move_to_string(m))
             }
         };
         if params.limits.infinite {
@@ -384,7 +377,7 @@ impl<G: Evaluate> Worker<G> {
                 std::thread::sleep(Duration::from_millis(1));
             }
         }
-        self.report(id, Report::BestMove { best, ponder });
+        self.report(id, Report::BestMove { best });
     }
 
     fn perft(&self, id: u64, root: &G, depth: u32) {

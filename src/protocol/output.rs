@@ -140,11 +140,9 @@ pub fn format_info(info: &SearchInfo) -> String {
     line
 }
 
-/// The `bestmove …` line.
-pub fn format_bestmove(best: Option<&str>, ponder: Option<&str>) -> String {
-    match (best, ponder) {
-        (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
-        (Some(b), None) => format!("bestmove {b}"),
-        (None, _) => "bestmove (none)".to_string(),
-    }
+/// The `bestmove …` line: always exactly two words, `bestmove <move>` or `bestmove (none)`
+/// (strict match runners read no other shape; ludus does not ponder, so it names no
+/// `ponder` move).
+pub fn format_bestmove(best: Option<&str>) -> String {
+    format!("bestmove {}", best.unwrap_or("(none)"))
 }

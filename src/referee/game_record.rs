@@ -195,6 +195,9 @@ pub struct MoveRecord {
     pub depth: Option<u32>,
     /// Milliseconds from `go` to `bestmove`, measured by the referee.
     pub time_ms: u64,
+    /// The time the mover had for this move in milliseconds, margin excluded (its clock, or
+    /// the fixed time per move); `None` when the move had no time limit.
+    pub budget_ms: Option<u64>,
 }
 
 /// A finished game.

@@ -171,6 +171,7 @@ fn run(
         let fail = |f: EngineFailure| Ending::failure(mover, &names[i], &f);
         let go = go_arguments(&clocks[0], &clocks[1], mover == Player::One)
             .unwrap_or_else(|| "movetime 1000".to_string());
+        let budget_ms = clocks[i].budget_ms().map(|ms| ms.max(0) as u64);
         let deadline = clocks[i]
             .deadline_ms()
             .map(|ms| Duration::from_millis(ms.max(0) as u64));
@@ -216,6 +217,7 @@ fn run(
             score: answer.score,
             depth: answer.depth,
             time_ms: answer.elapsed_ms,
+            budget_ms,
         });
         played.push(text);
         if pos.outcome().is_none()

@@ -225,6 +225,16 @@ impl Clock {
         }
     }
 
+    /// The time the engine has for this move, margin excluded, in ms (its clock, or the
+    /// fixed time per move); `None` when the move has no time limit.
+    pub fn budget_ms(&self) -> Option<i64> {
+        match self.control.budget {
+            Budget::Clock { .. } => Some(self.left_ms.max(0)),
+            Budget::PerMove(ms) => Some(ms as i64),
+            Budget::Infinite => None,
+        }
+    }
+
     /// Moves to the next time control, if the control has periods.
     pub fn moves_to_go(&self) -> Option<u32> {
         match self.control.budget {

@@ -48,40 +48,50 @@ const MAX_MOVES_PLANNED: u32 = 50;
 const MOVES_MARGIN: u32 = 2;
 /// The hard deadline is at most this many soft targets.
 const HARD_PER_SOFT: i64 = 3;
+/// The reserve kept on the clock, in overheads (`Move Overhead`)…
+const RESERVE_OVERHEADS: i64 = 4;
+/// …and in increments.
+const RESERVE_INCREMENTS: i64 = 2;
 
 impl Limits {
     /// The time bounds for a search started at `start`.
     ///
-    /// `overhead_ms` (option `Move Overhead`) is what the GUI and the pipe lose per move; it is
-    /// taken off every budget so that `bestmove` arrives within the time the GUI allows.
+    /// `overhead_ms` (option `Move Overhead`) is the budget for what the GUI, the pipes and
+    /// the scheduler lose per move: every deadline ends at least that long before the time
+    /// runs out, so `bestmove` arrives in time whenever the latency stays within it.
     /// `moves_left` is the game's estimate of the moves the side to move still has to make.
+    ///
+    /// With a clock, the time manager plans `m` moves (the estimate plus a margin, at most
+    /// the moves to the next control) and never plans the clock below a reserve:
+    ///
+    /// - `available` = time left − overhead: what this move could spend without flagging;
+    /// - `reserve` = 4 × overhead + 2 × increment (at most half of `available`): kept on the
+    ///   clock for latency beyond the overhead and for the moves after the planned ones;
+    /// - `pool` = `available` − `reserve` + (increment − overhead) × (`m` − 1): what the
+    ///   planned moves may spend, each of the later ones losing its own overhead;
+    /// - soft target = `pool` / `m` (within 0 and `available` − `reserve`);
+    /// - hard deadline = 3 × the target, at most half of `available` − `reserve` (all of it on
+    ///   the last move before a control). A target of 0 still completes depth 1 in alpha-beta
+    ///   (the clock is read every 1024 nodes) and a few iterations of MCTS.
+    ///
+    /// A move that costs its target plus a latency within the overhead leaves the clock where
+    /// the plan expects it, so the clock settles well above the reserve (about
+    /// `m` × (overhead − latency) above it) instead of sinking towards the increment.
+    /// `movetime` is a hard limit less the overhead. When both are given, the earlier wins.
     pub fn deadlines(&self, start: Instant, overhead_ms: i64, moves_left: u32) -> Deadlines {
         // A budget too far away to represent is no deadline at all.
         let at = |ms: i64| start.checked_add(Duration::from_millis(ms.max(0) as u64));
+        let overhead = overhead_ms.max(0);
         let mut soft: Option<i64> = None;
         let mut hard: Option<i64> = None;
         if let Some(movetime) = self.movetime_ms {
             // A fixed move time is a hard limit: stop when it is spent, less the overhead.
-            let budget = movetime.saturating_sub(overhead_ms);
+            let budget = movetime.saturating_sub(overhead);
             soft = Some(budget);
             hard = Some(budget);
         }
         if let Some(clock) = self.clock {
-            // Never plan to use the last overhead's worth of the clock.
-            let budget = clock.time_ms.saturating_sub(overhead_ms);
-            // Spread what is left over the moves still to make, trusting the game's estimate
-            // but never past the next time control.
-            let mut moves = moves_left.min(MAX_MOVES_PLANNED) + MOVES_MARGIN;
-            if let Some(mtg) = clock.moves_to_go {
-                moves = moves.min(mtg.max(1));
-            }
-            // Most of the increment comes back every move, so it can be spent now.
-            let increment = clock.inc_ms.max(0) / 4 * 3;
-            let target = (budget / moves as i64)
-                .saturating_add(increment)
-                .min(budget / 2);
-            // A hard deadline lets an iteration under way finish, but never eats the clock.
-            let limit = target.saturating_mul(HARD_PER_SOFT).min(budget / 4 * 3);
+            let (target, limit) = clock_bounds(clock, overhead, moves_left);
             soft = Some(soft.map_or(target, |s| s.min(target)));
             hard = Some(hard.map_or(limit, |h| h.min(limit)));
         }
@@ -90,6 +100,32 @@ impl Limits {
             hard: hard.and_then(at),
         }
     }
+}
+
+/// The soft target and hard deadline in ms for one move on `clock` (see
+/// [`Limits::deadlines`]).
+fn clock_bounds(clock: Clock, overhead: i64, moves_left: u32) -> (i64, i64) {
+    let available = clock.time_ms.saturating_sub(overhead);
+    if available <= 0 {
+        return (0, 0);
+    }
+    let increment = clock.inc_ms.max(0);
+    let mut moves = moves_left.min(MAX_MOVES_PLANNED) + MOVES_MARGIN;
+    if let Some(mtg) = clock.moves_to_go {
+        moves = moves.min(mtg.max(1));
+    }
+    let moves = i64::from(moves);
+    let reserve = RESERVE_OVERHEADS
+        .saturating_mul(overhead)
+        .saturating_add(RESERVE_INCREMENTS.saturating_mul(increment))
+        .min(available / 2);
+    let spendable = available - reserve;
+    let later = increment.saturating_sub(overhead).saturating_mul(moves - 1);
+    let pool = spendable.saturating_add(later);
+    let target = (pool / moves).clamp(0, spendable);
+    let cap = if moves > 1 { spendable / 2 } else { spendable };
+    let limit = target.saturating_mul(HARD_PER_SOFT).min(cap).max(target);
+    (target, limit)
 }
 
 #[cfg(test)]
@@ -125,10 +161,95 @@ mod tests {
             }),
             ..Limits::default()
         };
-        // 12000 ms over 10 + 2 moves = 1000, plus 3/4 of the increment = 1300; hard 3×.
+        // available 12000, reserve 4×10 + 2×400 = 840, m = 10 + 2 = 12 moves:
+        // pool 11160 + 11 × (400 − 10) = 15450, target 15450 / 12 = 1287, hard 3×.
         assert_eq!(
             ms(limits.deadlines(start, 10, 10), start),
-            (Some(1300), Some(3900))
+            (Some(1287), Some(3861))
+        );
+    }
+
+    #[test]
+    fn the_last_move_before_a_control_may_use_all_but_the_reserve() {
+        let start = Instant::now();
+        let limits = Limits {
+            clock: Some(Clock {
+                time_ms: 5_010,
+                inc_ms: 0,
+                moves_to_go: Some(1),
+            }),
+            ..Limits::default()
+        };
+        // available 5000, reserve 40: one move left spends the rest.
+        assert_eq!(
+            ms(limits.deadlines(start, 10, 30), start),
+            (Some(4960), Some(4960))
+        );
+    }
+
+    /// Plays `moves` moves on a clock of `time_ms` + `inc_ms`, each costing its hard deadline
+    /// (the worst the search may do) plus `latency_ms`; returns the lowest clock seen before
+    /// a move, or `None` if the flag fell.
+    fn lowest_clock(time_ms: i64, inc_ms: i64, latency_ms: i64, moves: u32) -> Option<i64> {
+        let start = Instant::now();
+        let mut left = time_ms;
+        let mut lowest = left;
+        for _ in 0..moves {
+            lowest = lowest.min(left);
+            let limits = Limits {
+                clock: Some(Clock {
+                    time_ms: left,
+                    inc_ms,
+                    moves_to_go: None,
+                }),
+                ..Limits::default()
+            };
+            let (_, hard) = ms(limits.deadlines(start, 10, 40), start);
+            left -= hard? as i64 + latency_ms;
+            if left <= 0 {
+                return None;
+            }
+            left += inc_ms;
+        }
+        Some(lowest)
+    }
+
+    #[test]
+    fn the_clock_settles_above_the_reserve_and_never_falls() {
+        // 1 s + 10 ms (the short control strict runners play), a 300-move game where every
+        // move runs to its hard deadline. Latency as large as the overhead: the clock sinks
+        // towards the reserve (4 × 10 + 2 × 10 = 60 ms) but never below it.
+        let worst = lowest_clock(1000, 10, 10, 300).expect("no flag");
+        assert!(worst >= 60, "lowest clock {worst} ms");
+        // A latency of 2 ms (a quiet machine) leaves far more: the plan charges the whole
+        // overhead to every move it plans.
+        let quiet = lowest_clock(1000, 10, 2, 300).expect("no flag");
+        assert!(quiet >= 150, "lowest clock {quiet} ms");
+        // Sudden death: 1 s lasts a 150-move game.
+        assert!(lowest_clock(1000, 0, 2, 150).is_some());
+    }
+
+    #[test]
+    fn in_time_trouble_only_what_the_increment_returns_is_spent() {
+        let start = Instant::now();
+        let trouble = |inc_ms| Limits {
+            clock: Some(Clock {
+                time_ms: 40,
+                inc_ms,
+                moves_to_go: None,
+            }),
+            ..Limits::default()
+        };
+        // available 30, reserve 15 (half of it): without increment the target is 15 / 42 = 0
+        // (depth 1 only), and so is the hard deadline.
+        assert_eq!(
+            ms(trouble(0).deadlines(start, 10, 40), start),
+            (Some(0), Some(0))
+        );
+        // With 30 ms coming back every move, the 15 ms above the reserve may be spent.
+        assert_eq!(
+            ms(trouble(30).deadlines(start, 10, 40), start),
+            (Some(15), Some(15))
         );
     }
 

@@ -135,8 +135,6 @@ pub struct SearchInfo {
 pub struct SearchResult {
     /// The move to play, `None` when the position has no legal move.
     pub best: Option<String>,
-    /// The expected reply, if the principal variation has one.
-    pub ponder: Option<String>,
     /// The best line's score, if a full iteration completed.
     pub score: Option<Score>,
     /// Nodes searched.
@@ -150,7 +148,6 @@ impl SearchResult {
     pub fn empty() -> Self {
         SearchResult {
             best: None,
-            ponder: None,
             score: None,
             nodes: 0,
             depth: 0,
@@ -345,7 +342,6 @@ impl<G: Evaluate> MainSearch<'_, G> {
         if let Some(best) = lines.first() {
             let pv = pv_strings(root, &best.pv);
             result.best = pv.first().cloned();
-            result.ponder = pv.get(1).cloned();
             result.score = Some(Score::from_internal(best.score));
         } else {
             // Cut before depth 1 scored a move: the first root move in the search's order.

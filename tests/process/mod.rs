@@ -373,13 +373,18 @@ pub fn mask_timing(line: &str) -> String {
     out.join(" ")
 }
 
-/// The move of a `bestmove <m> [ponder <m>]` line, or `None` if the line is not one.
+/// The move of a `bestmove <m>` line, or `None` if the line is not one. Panics on a line
+/// that starts with `bestmove` but is not exactly two words: strict runners read no other
+/// shape (protocol.md).
 pub fn bestmove_of(line: &str) -> Option<&str> {
     let mut tokens = line.split(' ');
     if tokens.next() != Some("bestmove") {
         return None;
     }
-    tokens.next()
+    match (tokens.next(), tokens.next()) {
+        (Some(mv), None) if !mv.is_empty() => Some(mv),
+        _ => panic!("a bestmove line must be exactly `bestmove <move>`: {line:?}"),
+    }
 }
 
 /// Whether a line is a `bestmove` line.

@@ -44,6 +44,7 @@ pub fn record_text(session: &Session, names: [&str; 2], reason: &str) -> String 
                 score: m.score,
                 depth: m.depth,
                 time_ms: m.time_ms,
+                budget_ms: None,
             })
             .collect(),
         result: result.unwrap_or(GameResult::Draw),

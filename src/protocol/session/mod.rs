@@ -176,9 +176,9 @@ impl<'a, G: Evaluate> Session<'a, G> {
             Report::BenchPosition { fen, nodes } => {
                 format!("info string bench {fen} nodes {nodes}")
             }
-            Report::BestMove { best, ponder } => {
+            Report::BestMove { best } => {
                 self.engine.finished(job);
-                let line = format_bestmove(best.as_deref(), ponder.as_deref());
+                let line = format_bestmove(best.as_deref());
                 self.out(&line);
                 return true;
             }
@@ -234,7 +234,7 @@ impl<'a, G: Evaluate> Session<'a, G> {
                     log::error!("worker did not finish job {job}; answering for it");
                     let fallback = self.engine.fallback_move();
                     self.engine.finished(job);
-                    self.out(&format_bestmove(fallback.as_deref(), None));
+                    self.out(&format_bestmove(fallback.as_deref()));
                 }
             }
         }

@@ -19,8 +19,8 @@
 //! [Termination "rules"]
 //! [PlyCount "3"]
 //!
-//! 1. c3 {+35/7 0.101s} b2 {-20/6 0.098s} 2. d4 {+M3/9 0.250s}
-//! {Player two has no legal move} 1-0
+//! 1. c3 {+35/7 0.101s of 10.000s} b2 {-20/6 0.098s of 10.000s}
+//! 2. d4 {+M3/9 0.250s of 10.000s} {Player two has no legal move} 1-0
 //!
 //! ```
 //!
@@ -43,8 +43,11 @@
 //! A block is the tags (`[Name "value"]`, one a line, `\` and `"` in values escaped with a
 //! backslash, control characters written as spaces), a blank line, the movetext and a blank
 //! line. The movetext numbers the ply pairs (`N.` before every odd ply) and follows every
-//! move with a comment `{score/depth time}`: the mover's last reported score (`+35`, `-M2`,
-//! `?` if none), its depth (`?` if none) and the time the referee measured, in seconds. Then
+//! move with a comment `{score/depth time of budget}`: the mover's last reported score
+//! (`+35`, `-M2`, `?` if none), its depth (`?` if none), the time the referee measured from
+//! `go` to `bestmove`, and the time the mover had for the move (its clock before the move, or
+//! the fixed move time; margin excluded; ` of …` left out when the move had no time limit),
+//! both in seconds. A time at or past its budget is a move on the flag. Then
 //! comes a comment saying how the game ended (the record's `detail`, braces written as
 //! parentheses; left out when empty) and the result token. Lines are at most 80 characters,
 //! broken between moves; only a comment longer than a line is broken inside, between words.
@@ -145,10 +148,14 @@ pub fn format_block(rec: &GameRecord, extra: &[(String, String)]) -> String {
         };
         let score = m.score.map_or_else(|| "?".to_string(), |s| s.to_string());
         let depth = m.depth.map_or_else(|| "?".to_string(), |d| d.to_string());
-        let (secs, ms) = (m.time_ms / 1000, m.time_ms % 1000);
+        let seconds = |ms: u64| format!("{}.{:03}s", ms / 1000, ms % 1000);
+        let budget = m
+            .budget_ms
+            .map_or_else(String::new, |b| format!(" of {}", seconds(b)));
         let text = movetext_safe(&m.text);
         units.push(format!(
-            "{number}{text} {{{score}/{depth} {secs}.{ms:03}s}}"
+            "{number}{text} {{{score}/{depth} {}{budget}}}",
+            seconds(m.time_ms)
         ));
     }
     let detail = movetext_safe(&rec.detail);

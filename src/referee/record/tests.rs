@@ -21,6 +21,7 @@ fn game(number: u64, p1: &str, p2: &str, plies: usize, detail: &str) -> GameReco
             },
             depth: (i % 4 != 3).then_some(i as u32 + 1),
             time_ms: 101 + 1000 * i as u64,
+            budget_ms: (i % 5 != 4).then_some(10_000 - 100 * i as u64),
         })
         .collect();
     GameRecord {
@@ -65,24 +66,25 @@ fn formats_the_documented_block() {
     let mut rec = game(1, "new", "old", 3, "Player two has no legal move");
     rec.termination = Termination::Rules;
     rec.result = GameResult::P1Win;
-    for (m, (text, score, depth, ms)) in rec.moves.iter_mut().zip([
-        ("c3", ReportedScore::Cp(35), 7, 101),
-        ("b2", ReportedScore::Cp(-20), 6, 98),
-        ("d4", ReportedScore::Mate(3), 9, 250),
+    for (m, (text, score, depth, ms, budget)) in rec.moves.iter_mut().zip([
+        ("c3", ReportedScore::Cp(35), 7, 101, Some(10_000)),
+        ("b2", ReportedScore::Cp(-20), 6, 98, Some(10_000)),
+        ("d4", ReportedScore::Mate(3), 9, 250, None),
     ]) {
         *m = MoveRecord {
             text: text.into(),
             score: Some(score),
             depth: Some(depth),
             time_ms: ms,
+            budget_ms: budget,
         };
     }
     let expected = "[Event \"ludus match\"]\n[Date \"2026.11.21\"]\n[Round \"1\"]\n\
         [Game \"1\"]\n[Variant \"sight\"]\n[P1 \"new\"]\n[P2 \"old\"]\n\
         [Opening \"startpos moves c3\"]\n[OpeningFEN \"5:x5/x5/x2,w,x2/x5/x5 b\"]\n\
         [TimeControl \"10+0.1\"]\n[Result \"1-0\"]\n[Termination \"rules\"]\n\
-        [PlyCount \"3\"]\n\n1. c3 {+35/7 0.101s} b2 {-20/6 0.098s} 2. d4 {+M3/9 0.250s}\n\
-        {Player two has no legal move} 1-0\n\n";
+        [PlyCount \"3\"]\n\n1. c3 {+35/7 0.101s of 10.000s} b2 {-20/6 0.098s of 10.000s}\n\
+        2. d4 {+M3/9 0.250s} {Player two has no legal move} 1-0\n\n";
     assert_eq!(format_record(&rec), expected);
 }
 
@@ -95,8 +97,10 @@ fn round_trips_summaries_and_wraps_lines() {
     assert_eq!(summaries(&recovered), summaries_written);
     assert_eq!(recovered.complete_len, text.len() as u64);
     assert!(text.lines().all(|l| l.chars().count() <= WIDTH), "{text}");
-    assert!(text.contains("19. m36 {-325/37 36.101s} {A (long) detail: engine"));
-    assert!(text.contains("2. m2 {?/3 2.101s} m3 {+5/? 3.101s}\n3. m4 {-M2/5 4.101s}"));
+    assert!(text.contains("19. m36 {-325/37 36.101s of 6.400s} {A (long) detail:"));
+    assert!(text.contains(
+        "2. m2 {?/3 2.101s of 9.800s} m3 {+5/? 3.101s of 9.700s} 3. m4 {-M2/5 4.101s}\n"
+    ));
 }
 
 #[test]

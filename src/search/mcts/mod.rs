@@ -83,6 +83,8 @@ impl Default for Config {
 const MAX_TREE_DEPTH: u32 = 1000;
 /// Prior logits are clamped to ± this (a finished game is at one end).
 pub(crate) const MAX_LOGIT: f32 = 30.0;
+/// Iterations run before any time limit is looked at (about half a millisecond in Isaac).
+const MIN_ITERATIONS: u64 = 16;
 /// Longest time between two `info` lines (they also come at every power of two iterations).
 const REPORT_INTERVAL: Duration = Duration::from_secs(1);
 
@@ -156,11 +158,11 @@ pub fn search_with<G: Evaluate>(
     let Some(&first) = moves.first() else {
         return result;
     };
-    // No iteration to finish: the search stops at the time manager's target.
-    let deadline = {
-        let d = limits.deadlines(start, params.overhead_ms, root.moves_left_estimate());
-        d.soft.or(d.hard)
-    };
+    // No iteration to finish: the search stops at the time manager's target (the hard
+    // deadline if there is none), but not before MIN_ITERATIONS iterations, so that a target
+    // of 0 in time trouble still chooses by search, as alpha-beta's depth 1 does.
+    let deadlines = limits.deadlines(start, params.overhead_ms, root.moves_left_estimate());
+    let past = |d: Option<Instant>| d.is_some_and(|d| Instant::now() >= d);
     let max_depth = limits
         .depth
         .unwrap_or(MAX_TREE_DEPTH)
@@ -179,7 +181,7 @@ pub fn search_with<G: Evaluate>(
         let done = mcts.tree.nodes[0].result.is_some()
             || stop.load(Ordering::Relaxed)
             || limits.nodes.is_some_and(|n| mcts.iterations >= n)
-            || deadline.is_some_and(|d| Instant::now() >= d)
+            || (mcts.iterations >= MIN_ITERATIONS && past(deadlines.soft.or(deadlines.hard)))
             || (mcts.tree.full && !limits.infinite)
             || (limits.depth.is_some() && mcts.pv_reaches(max_depth));
         if done {
@@ -203,7 +205,6 @@ pub fn search_with<G: Evaluate>(
         return result;
     };
     result.best = best.pv.first().cloned();
-    result.ponder = best.pv.get(1).cloned();
     result.score = Some(best.score);
     result.nodes = mcts.iterations;
     result.depth = best.depth;
