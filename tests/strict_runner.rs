@@ -146,11 +146,13 @@ impl Seat {
         }
     }
 
-    /// Sends `go` and reads up to the two-word `bestmove`; returns the move and the time from
-    /// writing `go` to reading `bestmove`. Panics past `flag` + [`STALL`].
-    fn go(&mut self, go: &str, flag: Duration) -> (String, Duration) {
+    /// Sends `go` and reads up to the two-word `bestmove`; returns the move, the time from
+    /// writing `go` to reading `bestmove`, and the last `info` line before it (for messages).
+    /// Panics past `flag` + [`STALL`].
+    fn go(&mut self, go: &str, flag: Duration) -> (String, Duration, String) {
         let start = Instant::now();
         self.engine.send(go);
+        let mut last_info = String::new();
         loop {
             let waited = start.elapsed();
             let left = (flag + STALL).saturating_sub(waited);
@@ -160,8 +162,8 @@ impl Seat {
             let elapsed = start.elapsed();
             let words: Vec<&str> = line.split(' ').collect();
             match words.as_slice() {
-                ["info", _, ..] => {}
-                ["bestmove", mv] if !mv.is_empty() => return (mv.to_string(), elapsed),
+                ["info", _, ..] => last_info = line,
+                ["bestmove", mv] if !mv.is_empty() => return (mv.to_string(), elapsed, last_info),
                 ["bestmove", ..] => panic!(
                     "{}: a strict runner reads only `bestmove <move>` (two words) and would \
                      wait forever after {line:?}",
@@ -217,11 +219,11 @@ fn play(game: &str) -> Played {
             clocks[0].as_millis(),
             clocks[1].as_millis()
         );
-        let (mv, took) = seats[us].go(&go, clocks[us]);
+        let (mv, took, info) = seats[us].go(&go, clocks[us]);
         assert!(
             took < clocks[us],
             "{game}: {} lost on time at ply {}: answered {mv} after {took:?} with {:?} on \
-             its clock (`{go}`)",
+             its clock (`{go}`; its last info: `{info}`)",
             seats[us].label,
             moves.len() + 1,
             clocks[us]

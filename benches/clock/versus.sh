@@ -6,12 +6,13 @@
 #
 # Openings: benches/strength/openings/GAME.txt when it exists (Tactigon's balanced 2-ply
 # lines, shuffled by the seed), else 2 random plies. Environment: OUT (default
-# target/clock), CONCURRENCY (default 2), SEED (default 1). Writes
+# target/clock), CONCURRENCY (default 2), SEED (default 1), SPRT (e.g. "elo0=-10 elo1=5": stop
+# early once the SPRT decides; GAMES stays the maximum). Writes
 # OUT/versus-GAME-TC.{pgn,json,txt}; a rerun resumes. Prints the referee's table (Elo with its
 # 95 % interval, the terminations: look for time-forfeit).
 set -euo pipefail
 if [ $# -lt 3 ]; then
-    sed -n '2,11p' "$0" >&2
+    sed -n '2,12p' "$0" >&2
     exit 2
 fi
 cd "$(dirname "$0")/../.."
@@ -29,9 +30,14 @@ else
     openings=(--random-openings 2)
 fi
 name="$out/versus-$game-${tc//[+\/]/_}"
+sprt=()
+if [ -n "${SPRT:-}" ]; then
+    read -r -a bounds <<<"$SPRT"
+    sprt=(--sprt "${bounds[@]}")
+fi
 resume=()
 [ -s "$name.pgn" ] && resume=(--resume)
 "$new" match --game "$game" --engine "cmd=$new" name=new --engine "cmd=$base" name=base \
     --each "tc=$tc" timemargin=0 --games "$games" "${openings[@]}" --seed "${SEED:-1}" \
     --concurrency "${CONCURRENCY:-2}" --pgnout "$name.pgn" --results "$name.json" --quiet \
-    "${resume[@]}" | tee "$name.txt"
+    "${sprt[@]}" "${resume[@]}" | tee "$name.txt"

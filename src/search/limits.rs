@@ -132,6 +132,18 @@ fn clock_bounds(clock: Clock, overhead: i64, moves_left: u32) -> (i64, i64) {
 mod tests {
     use super::*;
 
+    /// Limits with only a clock.
+    fn on_clock(time_ms: i64, inc_ms: i64, moves_to_go: Option<u32>) -> Limits {
+        Limits {
+            clock: Some(Clock {
+                time_ms,
+                inc_ms,
+                moves_to_go,
+            }),
+            ..Limits::default()
+        }
+    }
+
     fn ms(d: Deadlines, start: Instant) -> (Option<u128>, Option<u128>) {
         let f = |i: Option<Instant>| i.map(|i| (i - start).as_millis());
         (f(d.soft), f(d.hard))
@@ -153,14 +165,7 @@ mod tests {
     #[test]
     fn clock_spreads_time_over_the_moves_left() {
         let start = Instant::now();
-        let limits = Limits {
-            clock: Some(Clock {
-                time_ms: 12_010,
-                inc_ms: 400,
-                moves_to_go: None,
-            }),
-            ..Limits::default()
-        };
+        let limits = on_clock(12_010, 400, None);
         // available 12000, reserve 4×10 + 2×400 = 840, m = 10 + 2 = 12 moves:
         // pool 11160 + 11 × (400 − 10) = 15450, target 15450 / 12 = 1287, hard 3×.
         assert_eq!(
@@ -172,14 +177,7 @@ mod tests {
     #[test]
     fn the_last_move_before_a_control_may_use_all_but_the_reserve() {
         let start = Instant::now();
-        let limits = Limits {
-            clock: Some(Clock {
-                time_ms: 5_010,
-                inc_ms: 0,
-                moves_to_go: Some(1),
-            }),
-            ..Limits::default()
-        };
+        let limits = on_clock(5_010, 0, Some(1));
         // available 5000, reserve 40: one move left spends the rest.
         assert_eq!(
             ms(limits.deadlines(start, 10, 30), start),
@@ -196,14 +194,7 @@ mod tests {
         let mut lowest = left;
         for _ in 0..moves {
             lowest = lowest.min(left);
-            let limits = Limits {
-                clock: Some(Clock {
-                    time_ms: left,
-                    inc_ms,
-                    moves_to_go: None,
-                }),
-                ..Limits::default()
-            };
+            let limits = on_clock(left, inc_ms, None);
             let (_, hard) = ms(limits.deadlines(start, 10, 40), start);
             left -= hard? as i64 + latency_ms;
             if left <= 0 {
@@ -232,14 +223,7 @@ mod tests {
     #[test]
     fn in_time_trouble_only_what_the_increment_returns_is_spent() {
         let start = Instant::now();
-        let trouble = |inc_ms| Limits {
-            clock: Some(Clock {
-                time_ms: 40,
-                inc_ms,
-                moves_to_go: None,
-            }),
-            ..Limits::default()
-        };
+        let trouble = |inc_ms| on_clock(40, inc_ms, None);
         // available 30, reserve 15 (half of it): without increment the target is 15 / 42 = 0
         // (depth 1 only), and so is the hard deadline.
         assert_eq!(
@@ -256,14 +240,7 @@ mod tests {
     #[test]
     fn empty_clock_means_move_now() {
         let start = Instant::now();
-        let limits = Limits {
-            clock: Some(Clock {
-                time_ms: -5,
-                inc_ms: 0,
-                moves_to_go: Some(3),
-            }),
-            ..Limits::default()
-        };
+        let limits = on_clock(-5, 0, Some(3));
         assert_eq!(
             ms(limits.deadlines(start, 10, 10), start),
             (Some(0), Some(0))
