@@ -161,6 +161,11 @@ impl Seat {
                 .read_line_within(left, &format!("{}: bestmove after `{go}`", self.label));
             let elapsed = start.elapsed();
             let words: Vec<&str> = line.split(' ').collect();
+            assert!(
+                words.iter().all(|w| !w.is_empty()),
+                "{}: empty word (double or edge space) in {line:?}",
+                self.label
+            );
             match words.as_slice() {
                 ["info", _, ..] => last_info = line,
                 ["bestmove", mv] if !mv.is_empty() => return (mv.to_string(), elapsed, last_info),

@@ -17,6 +17,9 @@ pub const THREADS: &str = "Threads";
 pub const MULTIPV: &str = "MultiPV";
 /// `Move Overhead`: ms lost per move outside the engine.
 pub const MOVE_OVERHEAD: &str = "Move Overhead";
+/// The default `Move Overhead` in ms: the latency budget that covered every answer of the
+/// clock benchmark with both cores busy (docs/benchmarks.md, "The clock").
+pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 20;
 /// `Clear Hash`: forget the search tables.
 pub const CLEAR_HASH: &str = "Clear Hash";
 /// `Debug Log File`: copy all I/O to a file.
@@ -75,7 +78,7 @@ pub fn all_specs() -> Vec<OptionSpec> {
         OptionSpec::spin(HASH, DEFAULT_HASH_MIB, 1, max_hash_mib()),
         OptionSpec::spin(THREADS, 1, 1, max_threads()),
         OptionSpec::spin(MULTIPV, 1, 1, MAX_MULTIPV),
-        OptionSpec::spin(MOVE_OVERHEAD, 10, 0, 5000),
+        OptionSpec::spin(MOVE_OVERHEAD, DEFAULT_MOVE_OVERHEAD_MS, 0, 5000),
         OptionSpec::button(CLEAR_HASH),
         OptionSpec::text(DEBUG_LOG_FILE, ""),
         OptionSpec::combo(LEVEL, "full", Level::NAMES),

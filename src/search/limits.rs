@@ -67,16 +67,19 @@ impl Limits {
     /// - `available` = time left − overhead: what this move could spend without flagging;
     /// - `reserve` = 4 × overhead + 2 × increment (at most half of `available`): kept on the
     ///   clock for latency beyond the overhead and for the moves after the planned ones;
-    /// - `pool` = `available` − `reserve` + (increment − overhead) × (`m` − 1): what the
-    ///   planned moves may spend, each of the later ones losing its own overhead;
+    /// - `pool` = `available` − `reserve` + (increment − charge) × (`m` − 1): what the
+    ///   planned moves may spend, each of the later ones losing a charge for its latency:
+    ///   half the overhead (the latency a move is expected to cost) while more than the
+    ///   reserve is left to spend, the whole overhead (the most it may cost) below that;
     /// - soft target = `pool` / `m` (within 0 and `available` − `reserve`);
     /// - hard deadline = 3 × the target, at most half of `available` − `reserve` (all of it on
     ///   the last move before a control). A target of 0 still completes depth 1 in alpha-beta
     ///   (the clock is read every 1024 nodes) and a few iterations of MCTS.
     ///
-    /// A move that costs its target plus a latency within the overhead leaves the clock where
+    /// A move that costs its target plus a latency within the charge leaves the clock where
     /// the plan expects it, so the clock settles well above the reserve (about
-    /// `m` × (overhead − latency) above it) instead of sinking towards the increment.
+    /// `m` × (charge − latency) above it) instead of sinking towards the increment; near the
+    /// reserve, any latency within the overhead leaves the clock where it is.
     /// `movetime` is a hard limit less the overhead. When both are given, the earlier wins.
     pub fn deadlines(&self, start: Instant, overhead_ms: i64, moves_left: u32) -> Deadlines {
         // A budget too far away to represent is no deadline at all.
@@ -120,7 +123,12 @@ fn clock_bounds(clock: Clock, overhead: i64, moves_left: u32) -> (i64, i64) {
         .saturating_add(RESERVE_INCREMENTS.saturating_mul(increment))
         .min(available / 2);
     let spendable = available - reserve;
-    let later = increment.saturating_sub(overhead).saturating_mul(moves - 1);
+    let charge = if spendable > reserve {
+        overhead / 2
+    } else {
+        overhead
+    };
+    let later = increment.saturating_sub(charge).saturating_mul(moves - 1);
     let pool = spendable.saturating_add(later);
     let target = (pool / moves).clamp(0, spendable);
     let cap = if moves > 1 { spendable / 2 } else { spendable };
@@ -166,11 +174,11 @@ mod tests {
     fn clock_spreads_time_over_the_moves_left() {
         let start = Instant::now();
         let limits = on_clock(12_010, 400, None);
-        // available 12000, reserve 4×10 + 2×400 = 840, m = 10 + 2 = 12 moves:
-        // pool 11160 + 11 × (400 − 10) = 15450, target 15450 / 12 = 1287, hard 3×.
+        // available 12000, reserve 4×10 + 2×400 = 840, m = 10 + 2 = 12 moves, charge 10 / 2:
+        // pool 11160 + 11 × (400 − 5) = 15505, target 15505 / 12 = 1292, hard 3×.
         assert_eq!(
             ms(limits.deadlines(start, 10, 10), start),
-            (Some(1287), Some(3861))
+            (Some(1292), Some(3876))
         );
     }
 
@@ -185,9 +193,9 @@ mod tests {
         );
     }
 
-    /// Plays `moves` moves on a clock of `time_ms` + `inc_ms`, each costing its hard deadline
-    /// (the worst the search may do) plus `latency_ms`; returns the lowest clock seen before
-    /// a move, or `None` if the flag fell.
+    /// Plays `moves` moves on a clock of `time_ms` + `inc_ms` with a `Move Overhead` of 20 ms
+    /// (the default), each costing its hard deadline (the worst the search may do) plus
+    /// `latency_ms`; returns the lowest clock seen before a move, or `None` if the flag fell.
     fn lowest_clock(time_ms: i64, inc_ms: i64, latency_ms: i64, moves: u32) -> Option<i64> {
         let start = Instant::now();
         let mut left = time_ms;
@@ -195,7 +203,7 @@ mod tests {
         for _ in 0..moves {
             lowest = lowest.min(left);
             let limits = on_clock(left, inc_ms, None);
-            let (_, hard) = ms(limits.deadlines(start, 10, 40), start);
+            let (_, hard) = ms(limits.deadlines(start, 20, 40), start);
             left -= hard? as i64 + latency_ms;
             if left <= 0 {
                 return None;
@@ -207,15 +215,20 @@ mod tests {
 
     #[test]
     fn the_clock_settles_above_the_reserve_and_never_falls() {
-        // 1 s + 10 ms (the short control strict runners play), a 300-move game where every
-        // move runs to its hard deadline. Latency as large as the overhead: the clock sinks
-        // towards the reserve (4 × 10 + 2 × 10 = 60 ms) but never below it.
-        let worst = lowest_clock(1000, 10, 10, 300).expect("no flag");
-        assert!(worst >= 60, "lowest clock {worst} ms");
-        // A latency of 2 ms (a quiet machine) leaves far more: the plan charges the whole
-        // overhead to every move it plans.
+        // 1 s + 10 ms (the short control strict runners play), 300-move games where every
+        // move runs to its hard deadline. The reserve is 4 × 20 + 2 × 10 = 100 ms.
+        // A latency of half the overhead (what the plan charges while the clock is high): the
+        // clock never sinks below the reserve.
+        let charged = lowest_clock(1000, 10, 10, 300).expect("no flag");
+        assert!(charged >= 100, "lowest clock {charged} ms");
+        // A latency of 2 ms (a quiet machine) leaves far more.
         let quiet = lowest_clock(1000, 10, 2, 300).expect("no flag");
-        assert!(quiet >= 150, "lowest clock {quiet} ms");
+        assert!(quiet >= 200, "lowest clock {quiet} ms");
+        // At 2 s + 20 ms, every move as late as the whole overhead (as much as the increment
+        // brings): the clock sinks below the reserve, where the plan charges the whole
+        // overhead, and holds there.
+        let worst = lowest_clock(2000, 20, 20, 300).expect("no flag");
+        assert!(worst >= 20, "lowest clock {worst} ms");
         // Sudden death: 1 s lasts a 150-move game.
         assert!(lowest_clock(1000, 0, 2, 150).is_some());
     }

@@ -147,7 +147,7 @@ impl<G: Evaluate> Session<'_, G> {
                 started: Some(started),
             },
             multipv: options.get_i64(opt::MULTIPV, 1) as usize,
-            overhead_ms: options.get_i64(opt::MOVE_OVERHEAD, 10),
+            overhead_ms: options.get_i64(opt::MOVE_OVERHEAD, opt::DEFAULT_MOVE_OVERHEAD_MS),
             root_moves,
             threads: options.get_i64(opt::THREADS, 1) as usize,
             earlier_positions: self.earlier_positions.clone(),
