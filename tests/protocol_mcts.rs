@@ -146,3 +146,29 @@ fn the_isaac_scoring_phase_is_searched_by_alphabeta_even_with_mcts() {
         Some("bestmove x4h60+5")
     );
 }
+
+#[test]
+fn mcts_in_time_trouble_still_searches_a_few_iterations() {
+    let mut engine = Engine::spawn();
+    engine.send("setoption name UCI_Variant value isaac");
+    engine.send("setoption name Searcher value mcts");
+    engine.send("position startpos");
+    // 30 ms on the clock, no increment: the time manager's target is 0 (everything above the
+    // overhead is reserve), yet the move is chosen by at least 16 iterations, not by the
+    // order of the legal moves.
+    let lines = search(&mut engine, "go p1time 30 p2time 30");
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap_or_else(|| panic!("no info line: {lines:#?}"));
+    let words: Vec<&str> = info.split(' ').collect();
+    let nodes: u64 = words
+        .iter()
+        .position(|w| *w == "nodes")
+        .and_then(|i| words.get(i + 1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no node count in {info}"));
+    assert!(nodes >= 16, "{info}");
+    engine.quit(Duration::from_secs(10));
+}
