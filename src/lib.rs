@@ -21,7 +21,7 @@
 //! use ludus::game::{Evaluate, Game};
 //! use ludus::search::{search, Limits, Score, SearchParams, SearchTables};
 //!
-//! // Rules test vector TV11: White to move, one of its five moves shuts Black in.
+//! // docs/rules/sight.md TV11: White to move, one of its five moves shuts Black in.
 //! let pos = Sight::from_fen("5:x5/x,w,x,w2,x/b,x,w,w3,b2/x3,b,b/x5 w", &SightSettings::default())?;
 //! assert_eq!(pos.perft(1), 5);
 //! let params = SearchParams {

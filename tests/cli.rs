@@ -10,10 +10,10 @@ use process::{Finished, run};
 /// How long a one-shot command may take.
 const TIMEOUT: Duration = Duration::from_secs(30);
 
-/// TV11's final position (rules §9): White mates at once with d4-e4.
+/// TV11's final position (docs/rules/sight.md §9): White mates at once with d4-e4.
 const TV11: &str = "5:x5/x,w,x,w2,x/b,x,w,w3,b2/x3,b,b/x5 w";
 
-/// TV7's position (rules §9): seven movements of the b4 stack.
+/// TV7's position (docs/rules/sight.md §9): seven movements of the b4 stack.
 const TV7: &str = "5:x5/x,w2,x3/x2,w,x2/x2,b,b,x/x5 w";
 
 /// The squares of an N×N Sight board in canonical order: by rank, then file.

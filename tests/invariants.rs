@@ -3,9 +3,9 @@
 //! The generic checks live in `common/battery.rs`. For Sight, every ply is also compared with
 //! the independent reference implementation in `common/sight_reference.rs` (legal moves, their
 //! canonical order, and the position after each legal move), and the Sight-specific invariants
-//! of rules §4 are checked: after t plies exactly t points are occupied, White owns ⌈t/2⌉ of
-//! them, White is to move iff the occupied count is even, a game lasts at most N² plies, and
-//! the side to move when the moves run out loses.
+//! of docs/rules/sight.md §4 are checked: after t plies exactly t points are occupied, White owns
+//! ⌈t/2⌉ of them, White is to move iff the occupied count is even, a game lasts at most N² plies,
+//! and the side to move when the moves run out loses.
 
 mod common;
 
@@ -67,7 +67,7 @@ impl Hooks<Sight> for SightHooks {
         let r = &self.reference;
         assert_eq!(fen, r.to_spn(), "engine and reference positions differ");
 
-        // Rules §4: one new point per ply, ownership split, side from parity.
+        // docs/rules/sight.md §4: one new point per ply, ownership split, side from parity.
         let occupied = (0..n * n).filter(|&p| pos.pile(p).is_some()).count();
         let white = (0..n * n)
             .filter(|&p| matches!(pos.pile(p), Some((Player::One, _))))
@@ -138,7 +138,7 @@ impl Hooks<Sight> for SightHooks {
     }
 
     fn on_end(&mut self, pos: &Sight, outcome: Outcome, plies: usize) {
-        // Rules §4: the side to move with no legal move loses; no draws.
+        // docs/rules/sight.md §4: the side to move with no legal move loses; no draws.
         assert_eq!(
             outcome,
             Outcome::Win(pos.side_to_move().opponent()),
@@ -202,7 +202,7 @@ fn sight_3x3_strict() {
 fn sight_5x5_official() {
     let (stats, differs) = run_sight(5, false);
     assert!(differs > 0, "the fallback rule was never exercised");
-    // Rules §7: mean length about 17.9 plies in random play; a loose sanity window.
+    // docs/rules/sight.md §7: mean length about 17.9 plies in random play; a loose sanity window.
     let mean = stats.plies as f64 / stats.games as f64;
     assert!((15.0..21.0).contains(&mean), "mean game length {mean}");
 }
@@ -211,7 +211,7 @@ fn sight_5x5_official() {
 fn sight_5x5_strict() {
     let (stats, differs) = run_sight(5, true);
     assert!(differs > 0, "strict rules never ended a game early");
-    // Rules §7: mean length about 17.0 plies in random play.
+    // docs/rules/sight.md §7: mean length about 17.0 plies in random play.
     let mean = stats.plies as f64 / stats.games as f64;
     assert!((14.0..20.0).contains(&mean), "mean game length {mean}");
 }
@@ -262,7 +262,8 @@ fn reference_perft(r: &RefSight, depth: u32) -> u64 {
 }
 
 /// The reference itself is checked against the rules document, so that agreement with the
-/// engine means agreement with the rules: 3×3 perft (rules §7) and the TV11/TV12 games (§9).
+/// engine means agreement with the rules: 3×3 perft (docs/rules/sight.md §7) and the TV11/TV12
+/// games (§9).
 #[test]
 fn reference_matches_rules_document() {
     let official = [9, 72, 504, 3024, 9920, 26960, 53824, 70496, 53576];

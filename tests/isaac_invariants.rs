@@ -3,7 +3,7 @@
 //! The generic checks live in `common/battery.rs`, the Isaac ones in `common/isaac_hooks.rs`:
 //! at every ply the engine is compared with the independent reference implementation in
 //! `common/isaac_reference.rs` (the legal moves as text in the engine's canonical order, and
-//! the position after every legal move), and the Isaac invariants of `rules/isaac.md` are
+//! the position after every legal move), and the Isaac invariants of `docs/rules/isaac.md` are
 //! checked: exactly two passes in the placement phase, at most 54 plies (§7), 15 tiles per
 //! player on the board, in hand or removed, scores and floors that never go down, counters on
 //! different cells, and a finished game's winner equal to the §4.7 order computed from the

@@ -1,4 +1,4 @@
-//! Isaac notation, `rules/isaac.md` §9 and TV11: every FEN printed in the document reads back
+//! Isaac notation, `docs/rules/isaac.md` §9 and TV11: every FEN printed in the document reads back
 //! byte for byte, the move strings `7h00`, `x4h23+24` and `pass` round-trip, the parser rejects
 //! every position §9.3 forbids and all malformed text, and on thousands of mutated FENs the
 //! parser accepts exactly what the independent reference parser accepts. (The round trip at

@@ -1,4 +1,4 @@
-//! The Isaac placement-phase test vectors of `rules/isaac.md` §8, checked exactly: TV1 (the
+//! The Isaac placement-phase test vectors of `docs/rules/isaac.md` §8, checked exactly: TV1 (the
 //! start), TV2 (Light's reply), TV3 (forced pass, placing alone, the phase change and the
 //! first scorer, also under `Isaac_ScoringStarter=dark`) and TV10 (nobody can do anything).
 //! Every legal-move list is also compared with the reference implementation.
@@ -22,7 +22,7 @@ fn tv01_start_position() {
     assert_eq!(start.phase(), Phase::Placement);
     assert_move_count(&start, 600);
     assert_eq!(placements_per_size(&start), [160, 140, 120, 100, 80]);
-    // Rules §7: 2 · 10 · (11 − s) per size, half of them horizontal.
+    // docs/rules/isaac.md §7: 2 · 10 · (11 − s) per size, half of them horizontal.
     for size in 3..=7u8 {
         let per_orientation = 10 * (11 - size as usize);
         assert_eq!(placements_of(&start, size, false), per_orientation);

@@ -1,4 +1,4 @@
-//! The Isaac scoring-phase test vectors of `rules/isaac.md` §8, checked exactly: TV4 (the line
+//! The Isaac scoring-phase test vectors of `docs/rules/isaac.md` §8, checked exactly: TV4 (the line
 //! of a horizontal removal, ×4), TV5 (collision), TV6 (reaching 100), TV7 (floor and locks),
 //! TV8 (going out is final) and TV9 (tie-breaks), plus the rule switches of §6 where they
 //! change these positions: `Isaac_Collision=false` (TV5, TV6), `Isaac_LineTiebreak=cells-only`

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use process::{Engine, bestmove_of, is_bestmove, mask_timing};
 
-/// TV6 of the Isaac rules: a scoring-phase position (Dark wins with x4h60+5).
+/// docs/rules/isaac.md TV6: a scoring-phase position (Dark wins with x4h60+5).
 const ISAAC_SCORING: &str = "D4h60,L3v64,L3h65,L3v68,D3v69 00000/00000 d S - 95/1 0/0";
 
 /// Sends `query legalmoves` and returns the moves of the `response` line.

@@ -189,7 +189,7 @@ fn end_of_input_during_a_search_prints_one_bestmove_and_exits_zero() {
     assert!(closed.elapsed() < Duration::from_secs(5));
 }
 
-/// TV11's final position (rules §9): White to move mates at once with d4-e4.
+/// TV11's final position (docs/rules/sight.md §9): White to move mates at once with d4-e4.
 const MATE_IN_ONE: &str = "position fen 5:x5/x,w,x,w2,x/b,x,w,w3,b2/x3,b,b/x5 w";
 
 /// The only `info` line of a search of [`MATE_IN_ONE`], with its timing masked.

@@ -96,8 +96,8 @@ fn a_node_limit_inside_depth_one_is_kept_and_answered_with_a_legal_move() {
 
 #[test]
 fn cut_inside_depth_one_plays_the_best_move_scored_so_far() {
-    // Rules TV9: d10-d14 takes the Blue pentagon. Its score is known once depth 1 has
-    // searched it, before the rest of depth 1 is done.
+    // docs/rules/tactigon.md TV9: d10-d14 takes the Blue pentagon. Its score is known once depth 1
+    // has searched it, before the rest of depth 1 is done.
     let pos = Tactigon::from_fen("2/9/5s4/5Pcp3/10/9/2 r 0", &TactigonRules::default())
         .expect("TV9 parses");
     let (full, infos) = run(&pos, &params(depth(1), 1, None), false);

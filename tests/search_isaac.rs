@@ -35,7 +35,8 @@ fn exact_scores_match_brute_force_in_scoring_endgames() {
 
 #[test]
 fn a_win_at_100_is_played_with_the_smallest_advance() {
-    // TV6: x4h60 earns 8 and +5 already reaches 100; +3 would land on Light's counter.
+    // docs/rules/isaac.md TV6: x4h60 earns 8 and +5 already reaches 100; +3 would land on Light's
+    // counter.
     let pos = isaac("D4h60,L3v64,L3h65,L3v68,D3v69 00000/00000 d S - 95/1 0/0");
     let result = search_within(
         &pos,

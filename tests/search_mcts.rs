@@ -91,7 +91,8 @@ fn finds_the_mate_in_one_of_sight_tv11_without_iterating() {
 
 #[test]
 fn captures_the_hanging_tactigon_pentagon() {
-    // Rules TV9: the Red pentagon reaches the Blue one in three steps round the circle.
+    // docs/rules/tactigon.md TV9: the Red pentagon reaches the Blue one in three steps round the
+    // circle.
     let pos = tactigon("2/9/5s4/5Pcp3/10/9/2 r 0");
     let (result, _) = run(&pos, limits(Some(1000), None));
     assert_eq!(result.best.as_deref(), Some("d10-d14"));
@@ -100,7 +101,8 @@ fn captures_the_hanging_tactigon_pentagon() {
 
 #[test]
 fn plays_the_only_move_that_does_not_lose_at_once() {
-    // Rules TV14: only f14-f10 breaks Red's gold pair; every other Blue move loses at once.
+    // docs/rules/tactigon.md TV14: only f14-f10 breaks Red's gold pair; every other Blue move loses
+    // at once.
     let pos = tactigon("2/4C4/10/2P5p2/10/4C1t2/2 b 0");
     let (result, _) = run(&pos, limits(Some(2000), None));
     assert_eq!(result.best.as_deref(), Some("f14-f10"));
@@ -108,7 +110,7 @@ fn plays_the_only_move_that_does_not_lose_at_once() {
 
 #[test]
 fn proves_tactigon_losses_and_wins_through_widened_nodes() {
-    // Rules TV13 after e9-f10: every Blue move loses at once.
+    // docs/rules/tactigon.md TV13 after e9-f10: every Blue move loses at once.
     let blue = tactigon("2/4C4/10/2P5p1c/10/4C4/2 b 1");
     let (result, _) = run(&blue, limits(Some(1000), None));
     assert_eq!(result.score, Some(Score::Mate(-1)));
@@ -122,7 +124,7 @@ fn proves_tactigon_losses_and_wins_through_widened_nodes() {
 
 #[test]
 fn isaac_win_at_100_is_found_with_the_smallest_advance() {
-    // Rules TV6: x4h60 earns 8 and +5 already reaches 100 (the search keeps only +5).
+    // docs/rules/isaac.md TV6: x4h60 earns 8 and +5 already reaches 100 (the search keeps only +5).
     let pos = isaac("D4h60,L3v64,L3h65,L3v68,D3v69 00000/00000 d S - 95/1 0/0");
     let (result, _) = run(&pos, limits(Some(1000), None));
     assert_eq!(result.best.as_deref(), Some("x4h60+5"));

@@ -29,7 +29,8 @@ fn after(pos: &Tactigon, m: &str) -> Tactigon {
 
 #[test]
 fn captures_a_hanging_pentagon() {
-    // Rules TV9: the Red pentagon reaches the Blue one in three steps round the circle.
+    // docs/rules/tactigon.md TV9: the Red pentagon reaches the Blue one in three steps round the
+    // circle.
     let pos = tactigon("2/9/5s4/5Pcp3/10/9/2 r 0");
     let result = search_within(&pos, depth(4));
     assert_eq!(result.best.as_deref(), Some("d10-d14"));
@@ -64,8 +65,8 @@ fn defends_against_a_one_move_pentagon_threat() {
 
 #[test]
 fn breaks_the_enemy_gold_pair() {
-    // Rules TV14: Red holds both gold tiles; only f14-f10 (triangle × circle, both removed)
-    // breaks the pair, every other Blue move loses at once.
+    // docs/rules/tactigon.md TV14: Red holds both gold tiles; only f14-f10 (triangle × circle, both
+    // removed) breaks the pair, every other Blue move loses at once.
     let pos = tactigon("2/4C4/10/2P5p2/10/4C1t2/2 b 0");
     assert!(pos.must_respond());
     let result = search_within(&pos, depth(3));
@@ -76,7 +77,8 @@ fn breaks_the_enemy_gold_pair() {
 
 #[test]
 fn a_pair_that_cannot_be_broken_is_a_proven_loss() {
-    // Rules TV13 after e9-f10: Blue cannot reach either gold tile with an allowed attack.
+    // docs/rules/tactigon.md TV13 after e9-f10: Blue cannot reach either gold tile with an allowed
+    // attack.
     let pos = tactigon("2/4C4/10/2P5p1c/10/4C4/2 b 1");
     let result = search_within(&pos, depth(3));
     assert_eq!(result.score, Some(Score::Mate(-1)));

@@ -1,4 +1,4 @@
-//! The Sight test vectors TV7–TV14 of `rules/sight.md` §9, checked exactly: steps of the
+//! The Sight test vectors TV7–TV14 of `docs/rules/sight.md` §9, checked exactly: steps of the
 //! tallest stacks, the fallback when the tallest is shut in and the `strict_tallest`
 //! differences, the four-ply game, full boards, and placement once no stack is left.
 //!

@@ -1,4 +1,4 @@
-//! The Sight test vector TV17 of `rules/sight.md` §9: SPN round trips of every position in
+//! The Sight test vector TV17 of `docs/rules/sight.md` §9: SPN round trips of every position in
 //! TV1–TV14, SPN rejections (non-canonical and malformed), and move notation with its
 //! rejections.
 
@@ -216,7 +216,7 @@ fn tv17_move_notation() {
     assert_eq!(big.parse_move("i9"), Ok(SightMove::place(80)));
     assert!(big.parse_move("a10").is_err());
     assert!(big.parse_move("j1").is_err());
-    // The long form with grown points (rules §8.2) reads as the plain move.
+    // The long form with grown points (docs/rules/sight.md §8.2) reads as the plain move.
     assert_eq!(p.parse_move("b4-c3+d3+d4"), p.parse_move("b4-c3"));
     assert_eq!(
         p.parse_move("c3+a1+c1+e1+a3+e3+a5+c5+e5"),

@@ -1,4 +1,4 @@
-//! The Sight test vectors TV1–TV6 of `rules/sight.md` §9, checked exactly: placements on the
+//! The Sight test vectors TV1–TV6 of `docs/rules/sight.md` §9, checked exactly: placements on the
 //! empty and the growing board, which piles grow (the first piece in each direction, never an
 //! enemy's, orthogonal and diagonal sight) and the SPN after each listed move.
 //!

@@ -1,4 +1,4 @@
-//! The Sight test vectors TV15 and TV16 of `rules/sight.md` §9: mid-game perft and perft from
+//! The Sight test vectors TV15 and TV16 of `docs/rules/sight.md` §9: mid-game perft and perft from
 //! the empty boards, the complete 3×3 game tree (game lengths and distinct positions), and the
 //! solved small boards (3×3 won for the first player only with b2, 4×4 lost).
 
@@ -28,7 +28,7 @@ fn tv15_midgame_perft() {
 
 #[test]
 fn tv15_perft_from_empty_boards() {
-    // Rules §7 (the full table, to the deeper plies, is in tests/perft/sight.perft).
+    // docs/rules/sight.md §7 (the full table, to the deeper plies, is in tests/perft/sight.perft).
     for strict in VARIANTS {
         let start = |size| {
             Sight::start(&SightSettings {
@@ -64,7 +64,7 @@ fn enumerate(p: &Sight, ply: usize, lengths: &mut [u64], seen: &mut HashSet<Stri
 
 #[test]
 fn tv15_three_by_three_game_lengths_and_positions() {
-    // Rules §7: 90,992 complete games under both variants, with these lengths; 47,641
+    // docs/rules/sight.md §7: 90,992 complete games under both variants, with these lengths; 47,641
     // distinct positions under the official rules.
     for strict in VARIANTS {
         let start = Sight::start(&SightSettings {
@@ -91,8 +91,8 @@ fn tv15_three_by_three_game_lengths_and_positions() {
 // TV16: solved small boards.
 
 /// Exact boolean negamax: does the side to move win? Transposition table keyed by the Zobrist
-/// hash (side to move and ply follow from the position, rules §7). Children are tried in order
-/// of fewest replies, which finds refutations quickly.
+/// hash (side to move and ply follow from the position, docs/rules/sight.md §7). Children are tried
+/// in order of fewest replies, which finds refutations quickly.
 fn side_to_move_wins(p: &Sight, tt: &mut HashMap<u64, bool>, nodes: &mut u64) -> bool {
     if let Some(&v) = tt.get(&p.hash()) {
         return v;

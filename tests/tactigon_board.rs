@@ -1,5 +1,5 @@
-//! The Tactigon board and setup (`rules/tactigon.md` §1, §2): the engine's cell indices, names,
-//! neighbours and gold tiles against the document's cell table (§1.4) and the independent
+//! The Tactigon board and setup (`docs/rules/tactigon.md` §1, §2): the engine's cell indices,
+//! names, neighbours and gold tiles against the document's cell table (§1.4) and the independent
 //! reference's geometry, and the start position piece by piece.
 
 mod common;

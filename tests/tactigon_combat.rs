@@ -1,4 +1,4 @@
-//! The Tactigon combat table (`rules/tactigon.md` §4), all 16 attacker/defender pairs, for
+//! The Tactigon combat table (`docs/rules/tactigon.md` §4), all 16 attacker/defender pairs, for
 //! both sides: the engine's `COMBAT` constant, and for each pair whether the attack is a legal
 //! move (next to the defender, and as the last step of a longer move), and the position after
 //! it: `D` the attacker takes the cell, `B` both cells end empty, `–` the move is illegal (no

@@ -1,4 +1,4 @@
-//! The end of a Tactigon game (`rules/tactigon.md` §5): the test vectors TV13 (gold needs the
+//! The end of a Tactigon game (`docs/rules/tactigon.md` §5): the test vectors TV13 (gold needs the
 //! opponent's turn), TV14 (the pair broken by mutual destruction), TV15 (a terminal position),
 //! TV16 (pentagon capture beats gold), TV17 (no legal move, loss or draw) and TV19 (a move
 //! sequence ending in a pentagon capture); then the status of arbitrary positions and the order

@@ -5,7 +5,7 @@
 //! the Tactigon ones in `common/tactigon_hooks.rs`: at every ply the engine is compared with
 //! the independent reference in `common/tactigon_reference.rs` (the position, the legal moves
 //! in the same order, the position after every legal move, and the §5.4 status, i.e. who won
-//! and how), and the invariants of `rules/tactigon.md` are checked: piece counts never
+//! and how), and the invariants of `docs/rules/tactigon.md` are checked: piece counts never
 //! increase, at most the 13 start pieces per side, a game never outlasts the ply cap.
 //!
 //! 1000 games run under the base rules with a ply cap of 120 (set through the option, to keep

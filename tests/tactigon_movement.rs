@@ -1,4 +1,4 @@
-//! The Tactigon movement and combat test vectors of `rules/tactigon.md` §8, checked exactly:
+//! The Tactigon movement and combat test vectors of `docs/rules/tactigon.md` §8, checked exactly:
 //! TV1–TV12, TV18 and TV20 (the advanced rules A1 and A2), with the per-piece destinations of
 //! §7.1. Every move list, destination set and played line is compared with the independent
 //! reference as well (see `common/tactigon_helpers.rs`).

@@ -1,4 +1,4 @@
-//! Tactigon notation (`rules/tactigon.md` §9): position strings (TFN) and moves. Every TFN in
+//! Tactigon notation (`docs/rules/tactigon.md` §9): position strings (TFN) and moves. Every TFN in
 //! the document round-trips; an omitted ply reads as 0 and is then printed; random positions
 //! written by the independent reference read back into the same pieces; malformed strings
 //! (rank widths, letters, zero runs and leading zeros, too many pieces of a kind, no pentagon,
@@ -183,8 +183,8 @@ fn malformed_positions_are_rejected() {
     ] {
         assert!(engine_reads(s) && reference_reads(s), "'{s}' rejected");
     }
-    // Engine convention, stricter than §9.1 (which only asks for a non-negative integer):
-    // a ply with leading zeros is rejected.
+    // Engine convention (§9.1), stricter than the independent reference: a ply with leading
+    // zeros is rejected.
     assert!(!engine_reads("2/9/10/2P5p2/10/9/2 r 01"));
 }
 

@@ -1,5 +1,5 @@
 //! The independent Tactigon reference (`common/tactigon_reference.rs`) checked on its own
-//! against `rules/tactigon.md`, so that agreement with the engine means agreement with the
+//! against `docs/rules/tactigon.md`, so that agreement with the engine means agreement with the
 //! rules: the board facts of §1, the start of §7.1 and the move counts and lines of the test
 //! vectors of §8, all computed by the reference alone. Then the perft file
 //! (`tests/perft/tactigon.perft`, whose engine side is `tests/perft.rs`) is re-checked with the

@@ -189,7 +189,7 @@ fn positions_are_loaded_only_when_the_engine_takes_them() {
     assert!(message.contains("illegal-move move 2 c3"), "{message}");
     assert_eq!(c.get("/api/state")["fen"], "5:x5/x5/x5/x5/x5 w");
 
-    // Rules TV12: White's only stack is shut in after four plies.
+    // docs/rules/sight.md TV12: White's only stack is shut in after four plies.
     let state = c.ok(
         "/api/load",
         json!({"text": "position startpos moves a1 a2 b1 b2"}),

@@ -47,14 +47,14 @@ struct Position {
     perft: &'static [u64],
 }
 
-/// Sight's start position, the empty 5×5 board (counts: rules/sight.md §7).
+/// Sight's start position, the empty 5×5 board (counts: docs/rules/sight.md §7).
 const EMPTY: Position = Position {
     game: GameId::Sight,
     name: "start (empty 5×5)",
     fen: "5:x5/x5/x5/x5/x5 w",
     perft: &[25, 600, 13_800, 303_600, 4_205_376, 56_771_208, 567_062_952],
 };
-/// Sight rules TV7 (seed testBoard(2)), a mid-game position (counts: rules/sight.md §9 TV15).
+/// docs/rules/sight.md TV7 (the seed's testBoard(2)), a mid-game position (counts: §9 TV15).
 const TV7: Position = Position {
     game: GameId::Sight,
     name: "TV7",
@@ -68,16 +68,16 @@ const C3_C4_B2: Position = Position {
     fen: "5:x5/x2,b,x2/x2,w2,x2/x,w,x3/x5 b",
     perft: &[],
 };
-/// Isaac's start position (rules TV1). 600 is the rules' count of the opening placements;
-/// 305,600 and 131,225,400 agree with an independent count of non-overlapping placements
-/// (nobody can pass while a placement is legal).
+/// Isaac's start position (docs/rules/isaac.md TV1). 600 is the rules' count of the opening
+/// placements; 305,600 and 131,225,400 agree with an independent count of non-overlapping
+/// placements (nobody can pass while a placement is legal).
 const ISAAC_START: Position = Position {
     game: GameId::Isaac,
     name: "start",
     fen: "- 54321/54321 d P - 0/0 0/0",
     perft: &[600, 305_600, 131_225_400],
 };
-/// Isaac rules TV3 after the phase change: the board full, Light to score first, 52 moves.
+/// docs/rules/isaac.md TV3 after the phase change: the board full, Light to score first, 52 moves.
 const ISAAC_SCORING: Position = Position {
     game: GameId::Isaac,
     name: "TV3 scoring phase",
@@ -87,14 +87,14 @@ const ISAAC_SCORING: Position = Position {
     perft: &[52],
 };
 
-/// Tactigon's start position (rules TV1: 58 moves).
+/// Tactigon's start position (docs/rules/tactigon.md TV1: 58 moves).
 const TACTIGON_START: Position = Position {
     game: GameId::Tactigon,
     name: "start",
     fen: "2/C1C3c1c/1ST4ts1/CTPSC1csptc/1ST4ts1/C1C3c1c/2 r 0",
     perft: &[58],
 };
-/// Tactigon rules TV19 after two plies: the board opened, Red to move with 87 moves.
+/// docs/rules/tactigon.md TV19 after two plies: the board opened, Red to move with 87 moves.
 const TACTIGON_OPEN: Position = Position {
     game: GameId::Tactigon,
     name: "TV19 after d6-c11 d14-b12",

@@ -1,4 +1,4 @@
-//! What the Isaac test vectors TV1–TV11 of `rules/isaac.md` §8 share: the vectors' positions
+//! What the Isaac test vectors TV1–TV11 of `docs/rules/isaac.md` §8 share: the vectors' positions
 //! as FEN, reading and playing positions under any rule switches, and exact checks of legal
 //! move lists (with their canonical order), of the FEN after a move and of the points each
 //! removable tile earns.

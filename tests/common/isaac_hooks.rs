@@ -3,7 +3,7 @@
 //! the independent reference implementation (`isaac_reference.rs`): the legal moves as text in
 //! the canonical order (placements by size, h before v, anchor; removals by anchor, then k)
 //! and the position (FEN) after every legal move. The Isaac-specific invariants of
-//! `rules/isaac.md` are checked as well: exactly two passes in the placement phase, at most 54
+//! `docs/rules/isaac.md` are checked as well: exactly two passes in the placement phase, at most 54
 //! plies (§7), 15 tiles per player on the board, in hand or removed, scores and floors that
 //! never go down, counters on different cells (with the collision rule), the scoring starter
 //! (§3), how the game ended (§4.6) and the winner, by the §4.7 order computed here from the

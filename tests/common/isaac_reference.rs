@@ -1,5 +1,5 @@
 //! An independent, deliberately naive reference implementation of the Isaac rules, written
-//! straight from `rules/isaac.md` §1–§4, §6 (the options) and §9 (notation), sharing no code
+//! straight from `docs/rules/isaac.md` §1–§4, §6 (the options) and §9 (notation), sharing no code
 //! with the engine.
 //!
 //! Representation: a plain list of tiles (owner, size, orientation, anchor) in any order, hands
@@ -11,11 +11,11 @@
 //! The reference's notation (FEN reading with every check of §9.3, and canonical printing) is
 //! in `isaac_reference_fen.rs`.
 
-/// Tile sizes, smallest first (rules §1).
+/// Tile sizes, smallest first (docs/rules/isaac.md §1).
 pub const SIZES: [usize; 5] = [3, 4, 5, 6, 7];
-/// Tiles per size at the start (rules §1).
+/// Tiles per size at the start (docs/rules/isaac.md §1).
 pub const START: [u32; 5] = [5, 4, 3, 2, 1];
-/// The value printed on a tile of each size (rules §1: a 7 is worth 6).
+/// The value printed on a tile of each size (docs/rules/isaac.md §1: a 7 is worth 6).
 pub const VALUE: [u32; 5] = [1, 2, 3, 4, 6];
 
 /// Dark (index 0) moves first; Light is index 1.
@@ -23,7 +23,7 @@ pub const DARK: usize = 0;
 /// See [`DARK`].
 pub const LIGHT: usize = 1;
 
-/// The three phases (rules §2–§4, §9.1).
+/// The three phases (docs/rules/isaac.md §2–§4, §9.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RefPhase {
     /// Tiles are placed.
@@ -37,7 +37,7 @@ pub enum RefPhase {
 /// The rule switches of §6, in the reference's own words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RefRules {
-    /// Tie-break step 3 (fewer tiles) is skipped (§4.7, `CellsOnly`).
+    /// Tie-break step 3 (fewer tiles) is skipped (§4.7, `Isaac_LineTiebreak=cells-only`).
     pub cells_only: bool,
     /// Dark starts the scoring phase instead of the first passer (§3).
     pub dark_starts_scoring: bool,

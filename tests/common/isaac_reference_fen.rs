@@ -1,5 +1,5 @@
 //! The notation of the Isaac reference implementation (`isaac_reference.rs`): canonical FEN
-//! printing and FEN reading with every check of `rules/isaac.md` §9.3, written from §9 alone
+//! printing and FEN reading with every check of `docs/rules/isaac.md` §9.3, written from §9 alone
 //! and sharing no code with the engine.
 
 use std::fmt::Write as _;

@@ -1,5 +1,5 @@
-//! What the Sight test vectors TV1–TV17 of `rules/sight.md` §9 share: the vectors' positions as
-//! SPN, reading and playing positions under either rule variant, and the exact checks of legal
+//! What the Sight test vectors TV1–TV17 of `docs/rules/sight.md` §9 share: the vectors' positions
+//! as SPN, reading and playing positions under either rule variant, and the exact checks of legal
 //! move sets (and their canonical order), of the SPN after a move and of which piles grew.
 //!
 //! Unless a vector states a `strict_tallest` result, the rules say both variants agree, so
@@ -36,7 +36,7 @@ pub fn move_names(p: &Sight) -> Vec<String> {
 }
 
 /// Asserts that the generated moves come in canonical order: by (from, to) point index, with
-/// placements having no `from` (rules §8.2).
+/// placements having no `from` (docs/rules/sight.md §8.2).
 pub fn assert_canonical_order(p: &Sight) {
     let mut moves = Vec::new();
     p.generate_moves(&mut moves);

@@ -1,5 +1,5 @@
 //! An independent, deliberately naive reference implementation of the Sight rules, written
-//! straight from `rules/sight.md` §1–§4 and §8 and sharing no code with the engine.
+//! straight from `docs/rules/sight.md` §1–§4 and §8 and sharing no code with the engine.
 //!
 //! Representation: a plain 2-D array `cells[y][x]` of `Option<(colour, height)>`, coordinates
 //! stepped one point at a time. Nothing is cached and nothing is clever: sight is found by
@@ -8,7 +8,7 @@
 
 use std::fmt::Write as _;
 
-/// A colour of pieces (rules §2). White moves first.
+/// A colour of pieces (docs/rules/sight.md §2). White moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Colour {
     /// The first player.
@@ -41,9 +41,9 @@ pub type Point = (usize, usize);
 /// A reference move: a placement on a point, or a step of a top piece between two points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RefMove {
-    /// Put a new piece on an empty point (rules §3.2).
+    /// Put a new piece on an empty point (docs/rules/sight.md §3.2).
     Place(Point),
-    /// Move the top piece of a stack to an adjacent empty point (rules §3.3).
+    /// Move the top piece of a stack to an adjacent empty point (docs/rules/sight.md §3.3).
     Step(Point, Point),
 }
 
@@ -56,17 +56,17 @@ pub struct RefSight {
     pub cells: Vec<Vec<Option<(Colour, u32)>>>,
     /// The colour to move.
     pub to_move: Colour,
-    /// The `strict_tallest` variant (rules §3.3, §6.1): no fallback to lower stacks.
+    /// The `strict_tallest` variant (docs/rules/sight.md §3.3, §6.1): no fallback to lower stacks.
     pub strict: bool,
 }
 
-/// The four orthogonal unit steps: every point has lines along them (rules §1.2).
+/// The four orthogonal unit steps: every point has lines along them (docs/rules/sight.md §1.2).
 const ORTHOGONAL: [(i64, i64); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 /// The four diagonal unit steps: only diagonal points ((x + y) even) have lines along them.
 const DIAGONAL: [(i64, i64); 4] = [(1, 1), (-1, -1), (1, -1), (-1, 1)];
 
 impl RefSight {
-    /// The empty N×N board with White to move (rules §2).
+    /// The empty N×N board with White to move (docs/rules/sight.md §2).
     pub fn new(n: usize, strict: bool) -> RefSight {
         RefSight {
             n,
@@ -76,12 +76,12 @@ impl RefSight {
         }
     }
 
-    /// Name of a point, e.g. `c3` (rules §8.2).
+    /// Name of a point, e.g. `c3` (docs/rules/sight.md §8.2).
     pub fn square_name(&self, (x, y): Point) -> String {
         format!("{}{}", (b'a' + x as u8) as char, y + 1)
     }
 
-    /// Canonical text of a move: `c3` or `b4-c4` (rules §8.2).
+    /// Canonical text of a move: `c3` or `b4-c4` (docs/rules/sight.md §8.2).
     pub fn move_name(&self, m: RefMove) -> String {
         match m {
             RefMove::Place(q) => self.square_name(q),
@@ -90,7 +90,7 @@ impl RefSight {
     }
 
     /// The directions of the drawn lines through a point: 4 orthogonal ones, plus 4 diagonal
-    /// ones when the point is a diagonal point (rules §1.2).
+    /// ones when the point is a diagonal point (docs/rules/sight.md §1.2).
     fn directions(&self, (x, y): Point) -> Vec<(i64, i64)> {
         let mut dirs = ORTHOGONAL.to_vec();
         if (x + y) % 2 == 0 {
@@ -115,7 +115,7 @@ impl RefSight {
         self.cells[y][x]
     }
 
-    /// The points adjacent to `p` along a drawn line (rules §1.2).
+    /// The points adjacent to `p` along a drawn line (docs/rules/sight.md §1.2).
     pub fn adjacent(&self, p: Point) -> Vec<Point> {
         self.directions(p)
             .into_iter()
@@ -124,7 +124,7 @@ impl RefSight {
     }
 
     /// The occupied points in sight of `p`: in each line direction, the first occupied point
-    /// (rules §1.3).
+    /// (docs/rules/sight.md §1.3).
     pub fn in_sight(&self, p: Point) -> Vec<Point> {
         let mut seen = Vec::new();
         for d in self.directions(p) {
@@ -172,7 +172,7 @@ impl RefSight {
     }
 
     /// The legal moves of the side to move, sorted by (from, to) point index, where the index
-    /// of (x, y) is y·N + x (rules §3, §8.2).
+    /// of (x, y) is y·N + x (docs/rules/sight.md §3, §8.2).
     pub fn legal_moves(&self) -> Vec<RefMove> {
         let me = self.to_move;
         let stacks: Vec<(Point, u32)> = self
@@ -227,7 +227,8 @@ impl RefSight {
     }
 
     /// Plays a move (assumed legal): the new piece lands, then every friendly pile in sight of
-    /// the landing point grows by one, except the origin of a step (rules §3.2, §3.3).
+    /// the landing point grows by one, except the origin of a step (docs/rules/sight.md
+    /// §3.2, §3.3).
     pub fn play(&mut self, m: RefMove) {
         let me = self.to_move;
         let (origin, target) = match m {
@@ -255,8 +256,8 @@ impl RefSight {
         self.to_move = me.other();
     }
 
-    /// The SPN text of the position (rules §8.1): ranks from the top, runs of empty points
-    /// merged, `x`/`w`/`b` without a count of 1, then the side to move.
+    /// The SPN text of the position (docs/rules/sight.md §8.1): ranks from the top, runs of empty
+    /// points merged, `x`/`w`/`b` without a count of 1, then the side to move.
     pub fn to_spn(&self) -> String {
         let mut out = format!("{}:", self.n);
         for y in (0..self.n).rev() {

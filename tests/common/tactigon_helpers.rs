@@ -1,5 +1,5 @@
 //! What the Tactigon tests share: the positions of the test vectors TV1–TV20
-//! (`rules/tactigon.md` §8) as TFN, reading and playing positions under any rule switches, and
+//! (`docs/rules/tactigon.md` §8) as TFN, reading and playing positions under any rule switches, and
 //! exact checks of legal-move lists, per-piece destinations and played lines. Every check that
 //! involves move generation or play is made on the engine and, in step, on the independent
 //! reference (`tactigon_reference.rs`), so a vector passes only if both agree with the document.

@@ -3,7 +3,7 @@
 //! with the independent reference (`tactigon_reference.rs`), kept in step with the game: the
 //! position (TFN), the legal moves as text in the same order (origins, then destinations, row
 //! by row), optionally the position after every legal move, and the status of §5.4 (who won
-//! and how, computed by the reference). Tactigon invariants of `rules/tactigon.md` are checked
+//! and how, computed by the reference). Tactigon invariants of `docs/rules/tactigon.md` are checked
 //! too: piece counts never increase, a side never has more than its 13 start pieces (6 C, 3 T,
 //! 3 S, 1 P), a move removes at most one enemy piece and loses the mover's piece only in a
 //! mutual destruction (§4), the incremental hash equals the hash from scratch, the ply counter

@@ -1,5 +1,5 @@
 //! An independent, deliberately naive reference implementation of the Tactigon rules, written
-//! straight from `rules/tactigon.md` (§1 board, §3 movement M1–M8, §4 combat, §5 end of game,
+//! straight from `docs/rules/tactigon.md` (§1 board, §3 movement M1–M8, §4 combat, §5 end of game,
 //! §6.1 advanced rules A1/A2) and sharing no code with the engine.
 //!
 //! Representation: a `7 × 21` grid indexed by `(row, doubled column)` exactly as in §1.1, with

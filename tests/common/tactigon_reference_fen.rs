@@ -1,9 +1,9 @@
-//! The reference's notation (`rules/tactigon.md` §9.1), written from the document alone:
+//! The reference's notation (`docs/rules/tactigon.md` §9.1), written from the document alone:
 //! reading a position string (TFN) with every validity check the section states, and writing
 //! the canonical form. Part of the independent reference in `tactigon_reference.rs`.
 //!
-//! Where §9.1 is silent the reference is lenient: a ply with leading zeros is read as the
-//! number it spells (the document only asks for a non-negative integer).
+//! The reference is lenient where the engine adds a convention of its own (§9.1): a ply with
+//! leading zeros is read as the number it spells, a non-negative integer all the same.
 
 use super::tactigon_reference::{BLUE, KINDS, Kind, Piece, RED, RefPos, RefRules, all_cells};
 

@@ -119,7 +119,7 @@ const OPTIONS: &[&str] = &[
     "Nope",
 ];
 
-/// Well-formed positions (rules §9) mixed into the stream.
+/// Well-formed positions (docs/rules/sight.md §9) mixed into the stream.
 const SPNS: &[&str] = &[
     "5:x5/x5/x5/x5/x5 w",
     "5:x5/x2,b,x2/x2,w,x2/x5/x5 w",

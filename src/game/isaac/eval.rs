@@ -2,9 +2,9 @@
 //!
 //! Unit: 10 per point of score, so a 10-point lead is about 100. The evaluation is the score
 //! difference plus half of each side's *potential*: what its tiles at or above its floor would
-//! earn now (`N · v · 2^c` each, rules §4.3, so counters on a line count). Half, because tiles
-//! leave the lines as both players remove, and the floor forces removals in ascending size. A
-//! tile under a counter counts half again: it cannot be removed until the counter moves on.
+//! earn now (`N · v · 2^c` each, docs/rules/isaac.md §4.3, so counters on a line count). Half,
+//! because tiles leave the lines as both players remove, and the floor forces removals in ascending
+//! size. A tile under a counter counts half again: it cannot be removed until the counter moves on.
 //! In the placement phase the scores are 0 and the potential is all there is: it rewards tiles
 //! placed across busy lines. Last, a tenth of a point per unplaced cell: the tie-break's line.
 
@@ -82,11 +82,11 @@ impl Evaluate for Isaac {
         }
     }
 
-    /// Advances that reach 100 end the game at once with the mover winning (rules §4.6);
-    /// which of them is played changes only the final score, never the result, so the search
-    /// keeps the smallest. Everything else is kept: any other advance changes the mover's
-    /// score and the counter's cell, which decides tile locks and the ×2 of later removals
-    /// for both players, so no two of them are equivalent in general.
+    /// Advances that reach 100 end the game at once with the mover winning
+    /// (docs/rules/isaac.md §4.6); which of them is played changes only the final score, never
+    /// the result, so the search keeps the smallest. Everything else is kept: any other advance
+    /// changes the mover's score and the counter's cell, which decides tile locks and the ×2 of
+    /// later removals for both players, so no two of them are equivalent in general.
     fn search_moves(&self, out: &mut Vec<IsaacMove>) {
         if self.phase != Phase::Scoring {
             return self.generate_moves(out);

@@ -1,4 +1,4 @@
-//! Isaac, exactly per `rules/isaac.md`: a placement phase (tiles along rows and columns,
+//! Isaac, exactly per `docs/rules/isaac.md`: a placement phase (tiles along rows and columns,
 //! forced passes, the other player placing alone after a pass) and a scoring phase (removing
 //! own tiles at or above the size floor and not under a counter, earning `N · v · 2^c`,
 //! advancing the counter 0..=P steps without landing on the other counter, going out by

@@ -1,5 +1,5 @@
-//! Isaac FEN and move notation (rules §9), with every position check of §9.3, and the text
-//! board for `d`.
+//! Isaac FEN and move notation (docs/rules/isaac.md §9), with every position check of §9.3,
+//! and the text board for `d`.
 
 use super::tables::{CELLS, START_COUNTS, run_mask, size_index};
 use super::{Isaac, IsaacMove, IsaacRules, MAX_TILES, Phase, Tile};
@@ -97,7 +97,7 @@ fn parse_hands(field: &str) -> Result<[[u8; 5]; 2], ParseError> {
     Ok(hands)
 }
 
-/// Reads an Isaac FEN and checks it (rules §9.3).
+/// Reads an Isaac FEN and checks it (docs/rules/isaac.md §9.3).
 pub fn parse_position(s: &str, rules: IsaacRules) -> Result<Isaac, ParseError> {
     let fields: Vec<&str> = s.split_whitespace().collect();
     let [tiles, hands, to_move, phase, passed, scores, floors] = fields.as_slice() else {
@@ -169,7 +169,7 @@ pub fn parse_position(s: &str, rules: IsaacRules) -> Result<Isaac, ParseError> {
         return err("scores out of reach: at most one player reaches 100, at most 171");
     }
     // Under the collision rule two counters never share a cell; without it (the seed's
-    // behaviour) they may, so the check of rules §9.3 follows the rule.
+    // behaviour) they may, so the check of docs/rules/isaac.md §9.3 follows the rule.
     if rules.collision && phase == Phase::Scoring && scores[0] + scores[1] == 99 {
         return err("both counters on one cell (the scores add up to 99)");
     }

@@ -1,13 +1,14 @@
-//! Move generation, move making and the winner (rules §2–§4 and §6's options).
+//! Move generation, move making and the winner (docs/rules/isaac.md §2–§4 and §6's options).
 
 use super::tables::{CELLS, SIZES, line_mask, run_mask, size_index, value};
 use super::{Isaac, IsaacMove, Phase, Tile};
 use crate::game::Player;
 
-/// Isaac's rule switches; the default is the official rules (rules §6).
+/// Isaac's rule switches; the default is the official rules (docs/rules/isaac.md §6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct IsaacRules {
-    /// Tie-break by unplaced cells only, as the seed program does (rules §4.7 step 3 off).
+    /// Tie-break by unplaced cells only, as the seed program does: step 3 of
+    /// docs/rules/isaac.md §4.7 is skipped.
     pub cells_only_tiebreak: bool,
     /// Dark starts the scoring phase instead of the first passer (backed by no source).
     pub scoring_starter_dark: bool,
@@ -53,13 +54,14 @@ impl Isaac {
         }
     }
 
-    /// Whether the side to move may remove `t` now (rules §4.1).
+    /// Whether the side to move may remove `t` now (docs/rules/isaac.md §4.1).
     pub(super) fn removable(&self, t: Tile, counters: u128) -> bool {
         let me = self.side.index();
         t.owner as usize == me && t.size >= self.floors[me] && t.mask() & counters == 0
     }
 
-    /// The points earned by removing `t` (rules §4.3): `N · v · 2^c`, counted after removal.
+    /// The points earned by removing `t`, `N · v · 2^c` counted after removal
+    /// (docs/rules/isaac.md §4.3).
     pub fn earned(&self, t: Tile) -> u32 {
         self.earned_with(t, self.counter_mask())
     }
@@ -76,7 +78,8 @@ impl Isaac {
         others * value(t.size) as u32 * (1 << counters)
     }
 
-    /// Whether the side to move may end its counter on `score` (rules §4.4 collision rule).
+    /// Whether the side to move may end its counter on `score` (the collision rule of
+    /// docs/rules/isaac.md §4.4).
     fn may_land(&self, score: u32) -> bool {
         let them = self.scores[self.side.opponent().index()] as u32;
         score >= 100 || !self.rules.collision || score + them != 99
@@ -126,7 +129,7 @@ impl Isaac {
                     vertical,
                     anchor,
                 });
-                // After a pass the other player places alone (rules §2.5).
+                // After a pass the other player places alone (docs/rules/isaac.md §2.5).
                 if !self.passed[them.index()] {
                     self.set_side(them);
                 }
@@ -155,8 +158,8 @@ impl Isaac {
         let them = self.side.opponent();
         match self.phase {
             Phase::Placement if self.passed[them.index()] => {
-                // The second pass ends the placement phase (rules §3): scores and floors are 0,
-                // counters go on each owner's 00, pass flags now mean "out".
+                // The second pass ends the placement phase (docs/rules/isaac.md §3): scores and
+                // floors are 0, counters go on each owner's 00, pass flags now mean "out".
                 self.set_passed(them.index(), false);
                 self.set_phase(Phase::Scoring);
                 let starter = if self.rules.scoring_starter_dark {
@@ -262,7 +265,7 @@ impl Isaac {
         }
     }
 
-    /// The winner of a finished game (rules §4.6–4.7).
+    /// The winner of a finished game (docs/rules/isaac.md §4.6–4.7).
     pub(super) fn winner(&self) -> Player {
         let [d, l] = self.scores;
         if d != l {

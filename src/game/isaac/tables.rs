@@ -1,6 +1,6 @@
-//! Board geometry of Isaac (rules §1–§2): cells `i = 10·r + c` in Dark's frame are bits of a
-//! `u128`; every placement (size, orientation, anchor) has a precomputed cell mask, and every
-//! row and column a line mask.
+//! Board geometry of Isaac (docs/rules/isaac.md §1–§2): cells `i = 10·r + c` in Dark's frame are
+//! bits of a `u128`; every placement (size, orientation, anchor) has a precomputed cell mask, and
+//! every row and column a line mask.
 
 use std::sync::OnceLock;
 
@@ -10,9 +10,9 @@ pub const CELLS: usize = 100;
 pub const SIZES: [u8; 5] = [3, 4, 5, 6, 7];
 /// Smallest tile size.
 pub const MIN_SIZE: u8 = 3;
-/// How many tiles of each size a player starts with (rules §1).
+/// How many tiles of each size a player starts with (docs/rules/isaac.md §1).
 pub const START_COUNTS: [u8; 5] = [5, 4, 3, 2, 1];
-/// The value printed on a tile of each size (rules §1: a 7 is worth 6, not 5).
+/// The value printed on a tile of each size (docs/rules/isaac.md §1: a 7 is worth 6, not 5).
 pub const VALUES: [u8; 5] = [1, 2, 3, 4, 6];
 
 /// The index of a size in [`SIZES`]; `None` for sizes that do not exist.
@@ -73,7 +73,8 @@ pub fn run_mask(size: u8, vertical: bool, anchor: usize) -> u128 {
     }
 }
 
-/// The line of a removed tile (rules §4.2): its row if horizontal, its column if vertical.
+/// The line of a removed tile: its row if horizontal, its column if vertical
+/// (docs/rules/isaac.md §4.2).
 #[inline]
 pub fn line_mask(vertical: bool, anchor: usize) -> u128 {
     if vertical {
@@ -89,7 +90,7 @@ mod tests {
 
     #[test]
     fn placements_on_an_empty_board_number_600() {
-        // Rules §7: 2 · 10 · (11 − s) per size.
+        // docs/rules/isaac.md §7: 2 · 10 · (11 − s) per size.
         let mut total = 0;
         for (si, &size) in SIZES.iter().enumerate() {
             let count: usize = [false, true]

@@ -1,7 +1,7 @@
 //! Search knowledge for Sight.
 //!
-//! A player loses when they cannot move (rules §4), and points never empty again, so the
-//! evaluation is about room to move: the legal moves each side would have (capped, because
+//! A player loses when they cannot move (docs/rules/sight.md §4), and points never empty again, so
+//! the evaluation is about room to move: the legal moves each side would have (capped, because
 //! past a dozen more choices do not make a player safer) and the free liberties around each
 //! side's stacks, which are the moves it will have after the next few fills.
 //! Unit: 10 per move of mobility difference; a clear advantage is about 100.

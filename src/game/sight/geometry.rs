@@ -1,4 +1,5 @@
-//! The drawn lines of an N×N Alquerque board (rules §1.2, §6.2) as precomputed bitboards.
+//! The drawn lines of an N×N Alquerque board as precomputed bitboards (docs/rules/sight.md
+//! §1.2, §6.2).
 //!
 //! Point `(x, y)`, 0-based from `a1`, has index `y * N + x` and is bit `index` of a `u128`.
 //! It is a *diagonal point* iff `x + y` is even; only diagonal points have diagonal lines.
@@ -159,7 +160,7 @@ mod tests {
 
     #[test]
     fn edge_counts_match_rules_table() {
-        // Rules §6.2: (N, orthogonal edges, diagonal edges, diagonal points).
+        // docs/rules/sight.md §6.2: (N, orthogonal edges, diagonal edges, diagonal points).
         for (n, orth, diag, dpoints) in [
             (3, 12, 4, 5),
             (4, 24, 9, 8),

@@ -1,10 +1,10 @@
-//! Sight, exactly per `rules/sight.md`: placement and movement on an N×N Alquerque grid,
+//! Sight, exactly per `docs/rules/sight.md`: placement and movement on an N×N Alquerque grid,
 //! growth of friendly piles in line of sight, tallest-stack-first movement (with the official
 //! fallback, or `strict_tallest` as in the seed program), and a loss for a player with no move.
 //!
 //! Representation: one occupancy bitboard per colour, a bitboard of piles of height ≥ 2, and a
-//! height per point. Every turn fills exactly one point (rules §4), so games last at most N²
-//! plies and never repeat.
+//! height per point. Every turn fills exactly one point (docs/rules/sight.md §4), so games last at
+//! most N² plies and never repeat.
 
 mod eval;
 pub mod geometry;
@@ -18,9 +18,10 @@ use geometry::{Geometry, MAX_POINTS, geometry, nearest};
 /// Sight's rule switches.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SightSettings {
-    /// Board side N (odd 3–9 recommended; even sizes allowed, see rules §6.2).
+    /// Board side N (odd 3–9 recommended; even sizes allowed, see docs/rules/sight.md §6.2).
     pub size: usize,
-    /// The seed's rule: only the overall tallest stacks may move, no fallback (rules §6.1).
+    /// The seed's rule: only the overall tallest stacks may move, no fallback
+    /// (docs/rules/sight.md §6.1).
     pub strict_tallest: bool,
 }
 
@@ -150,8 +151,8 @@ impl Sight {
         self.strict_tallest
     }
 
-    /// The stacks of `side` that may move now (rules §3.3), or `None` when `side` has no stack
-    /// and so must place. An empty set means `side` has stacks but cannot move.
+    /// The stacks of `side` that may move now (docs/rules/sight.md §3.3), or `None` when `side` has
+    /// no stack and so must place. An empty set means `side` has stacks but cannot move.
     pub fn movable_stacks(&self, side: Player) -> Option<u128> {
         let own = self.stacks & self.occupied[side.index()];
         if own == 0 {
@@ -204,7 +205,7 @@ impl Sight {
     }
 
     /// Puts one piece of the side to move on empty point `q` and grows the friendly piles in
-    /// sight of it, except `origin` (rules §3.2–3.3).
+    /// sight of it, except `origin` (docs/rules/sight.md §3.2–3.3).
     fn place_and_grow(&mut self, q: usize, origin: Option<usize>) {
         let me = self.side.index();
         self.occupied[me] |= 1 << q;

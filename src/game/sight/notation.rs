@@ -1,4 +1,4 @@
-//! Sight Position Notation and move notation (rules §8), and the text board for `d`.
+//! Sight Position Notation and move notation (docs/rules/sight.md §8), and the text board for `d`.
 //!
 //! The reader is strict: it accepts the canonical form only (merged empty runs, no `x1`/`w1`,
 //! no leading zeros), so every accepted string round-trips unchanged.
@@ -224,7 +224,7 @@ pub fn write_move(geo: &Geometry, m: SightMove) -> String {
     }
 }
 
-/// Draws the board with its lines, rank 1 at the bottom, as in rules §1.2.
+/// Draws the board with its lines, rank 1 at the bottom, as in docs/rules/sight.md §1.2.
 pub fn render(s: &Sight) -> String {
     let geo = s.geometry();
     let n = geo.n;

@@ -1,11 +1,11 @@
-//! The 53-cell hex board (rules §1): cells in row-major order as bits of a `u64`, their names
-//! (`a9` … `g11`: row letter and doubled column), neighbours, and the gold tiles.
+//! The 53-cell hex board (docs/rules/tactigon.md §1): cells in row-major order as bits of a `u64`,
+//! their names (`a9` … `g11`: row letter and doubled column), neighbours, and the gold tiles.
 
 use std::sync::OnceLock;
 
 /// Cells on the board.
 pub const CELLS: usize = 53;
-/// Doubled columns of each row `a`..`g` (rules §1.1).
+/// Doubled columns of each row `a`..`g` (docs/rules/tactigon.md §1.1).
 const ROWS: [&[u8]; 7] = [
     &[9, 11],
     &[2, 4, 6, 8, 10, 12, 14, 16, 18],
@@ -15,7 +15,7 @@ const ROWS: [&[u8]; 7] = [
     &[2, 4, 6, 8, 10, 12, 14, 16, 18],
     &[9, 11],
 ];
-/// Steps `(Δr, Δc)` to the six neighbours (rules §1.2).
+/// Steps `(Δr, Δc)` to the six neighbours (docs/rules/tactigon.md §1.2).
 const STEPS: [(i32, i32); 6] = [(0, 2), (0, -2), (-1, 1), (-1, -1), (1, 1), (1, -1)];
 
 /// Geometry tables, built once.

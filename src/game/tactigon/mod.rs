@@ -1,4 +1,4 @@
-//! Tactigon, exactly per `rules/tactigon.md`: circles, triangles, squares and a pentagon per
+//! Tactigon, exactly per `docs/rules/tactigon.md`: circles, triangles, squares and a pentagon per
 //! side on a 53-cell hex board; moves of up to 1/3/4/5 steps along any path through empty
 //! cells, an attack only as the last step; the combat table; the end by pentagon capture, by
 //! holding both gold tiles at the end of the opponent's turn, by having no move, by
@@ -23,12 +23,12 @@ pub const TRIANGLE: usize = 1;
 pub const SQUARE: usize = 2;
 /// See [`CIRCLE`].
 pub const PENTAGON: usize = 3;
-/// Steps each kind may take (rules M2).
+/// Steps each kind may take (docs/rules/tactigon.md §3, M2).
 pub const RANGE: [u32; 4] = [1, 3, 4, 5];
-/// How many of each kind a side has at most (rules §2).
+/// How many of each kind a side has at most (docs/rules/tactigon.md §2).
 pub const MAX_COUNT: [u32; 4] = [6, 3, 3, 1];
 
-/// The result of an attack (rules §4).
+/// The result of an attack (docs/rules/tactigon.md §4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Combat {
     /// The defender is removed; the attacker takes its cell.
@@ -45,7 +45,7 @@ pub const COMBAT: [[Combat; 4]; 4] = {
     [[D, D, D, D], [B, D, D, D], [X, B, D, D], [X, X, X, D]]
 };
 
-/// Tactigon's rule switches (rules §5.5 and §6.1); the default is the base game.
+/// Tactigon's rule switches (docs/rules/tactigon.md §5.5 and §6.1); the default is the base game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TactigonRules {
     /// Plies after which the game is a draw; 0 = no cap.
@@ -117,7 +117,7 @@ fn piece_key(side: usize, kind: usize, cell: usize) -> u64 {
     )
 }
 
-/// The start position (rules §2).
+/// The start position (docs/rules/tactigon.md §2).
 pub const START_FEN: &str = "2/C1C3c1c/1ST4ts1/CTPSC1csptc/1ST4ts1/C1C3c1c/2 r 0";
 
 impl Tactigon {
@@ -156,7 +156,8 @@ impl Tactigon {
         self.rules
     }
 
-    /// Every cell the piece of `kind` of `side` on `from` may move to (rules M7, A1, A2).
+    /// Every cell the piece of `kind` of `side` on `from` may move to
+    /// (docs/rules/tactigon.md §3 M7, §6.1 A1 and A2).
     pub fn destinations(&self, side: usize, kind: usize, from: usize) -> u64 {
         let all = self.occupied();
         let empty = !all & ((1u64 << CELLS) - 1);
@@ -222,8 +223,8 @@ impl Tactigon {
         self.reach(side).any(|(_, d)| d != 0)
     }
 
-    /// The end conditions that need no move generation, in the order of rules §5.4:
-    /// a missing pentagon, then the side to move holding both gold tiles.
+    /// The end conditions that need no move generation, in the order of docs/rules/tactigon.md
+    /// §5.4: a missing pentagon, then the side to move holding both gold tiles.
     fn decided(&self) -> Option<Outcome> {
         let me = self.side.index();
         let them = 1 - me;

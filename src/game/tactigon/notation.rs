@@ -1,4 +1,5 @@
-//! Tactigon position notation (TFN) and move notation (rules §9), and the board for `d`.
+//! Tactigon position notation (TFN) and move notation (docs/rules/tactigon.md §9), and the board
+//! for `d`.
 
 use super::board::{CELLS, board, cell_name, parse_cell, row_lengths};
 use super::{MAX_COUNT, PENTAGON, Tactigon, TactigonMove, TactigonRules};
@@ -190,8 +191,8 @@ pub fn write_move(m: TactigonMove) -> String {
     )
 }
 
-/// The board as in rules §1.5: Red upper case, Blue lower case, `**` an empty gold tile;
-/// row letters on the left, and the cell names beside it for reference.
+/// The board as in docs/rules/tactigon.md §1.5: Red upper case, Blue lower case, `**` an empty gold
+/// tile; row letters on the left, and the cell names beside it for reference.
 pub fn render(pos: &Tactigon) -> String {
     let b = board();
     let mut lines = vec![String::new(); 7];

@@ -1,7 +1,7 @@
-//! Isaac drawn as its 10×10 grid seen from Dark's seat (rules §1): Dark-frame row 0 at the
-//! bottom, column 0 on the left. Both coordinate frames are shown: Dark's on the bottom (units)
-//! and left (tens) edges and in each cell's top-left corner, Light's (99 − n) on the top and
-//! right edges and in each cell's bottom-right corner. Each tile is one rectangle over its
+//! Isaac drawn as its 10×10 grid seen from Dark's seat (docs/rules/isaac.md §1): Dark-frame row 0
+//! at the bottom, column 0 on the left. Both coordinate frames are shown: Dark's on the bottom
+//! (units) and left (tens) edges and in each cell's top-left corner, Light's (99 − n) on the top
+//! and right edges and in each cell's bottom-right corner. Each tile is one rectangle over its
 //! cells with its size written on it; the score counters are markers on their cells; a panel
 //! on the right gives the phase, the side to move, and each player's score, floor, hand and
 //! pass state.
@@ -114,7 +114,7 @@ pub(super) fn draw(pos: &Isaac) -> String {
             &[],
         );
         svg.text((EDGE / 2.0, row), "coord d", &format!("{}0", i), &[]);
-        // Light: its near edge is the top, its left edge is Dark's right (rules §1).
+        // Light: its near edge is the top, its left edge is Dark's right (docs/rules/isaac.md §1).
         svg.text((along, EDGE / 2.0), "coord l", &(9 - i).to_string(), &[]);
         svg.text(
             (EDGE + grid + EDGE / 2.0, row),

@@ -1,6 +1,6 @@
-//! Sight drawn as an Alquerque board (rules §1): the N×N points, the orthogonal lines and the
-//! one diagonal of each unit square that joins its two diagonal points, files `a`.. along the
-//! bottom and ranks `1`.. up the left, White's side (rank 1) at the bottom. Every pile is a
+//! Sight drawn as an Alquerque board (docs/rules/sight.md §1): the N×N points, the orthogonal lines
+//! and the one diagonal of each unit square that joins its two diagonal points, files `a`.. along
+//! the bottom and ranks `1`.. up the left, White's side (rank 1) at the bottom. Every pile is a
 //! disc in its owner's colour; a stack shows its height inside.
 
 use super::Svg;
@@ -58,7 +58,8 @@ pub(super) fn draw(pos: &Sight) -> String {
     }
     for y in 0..n - 1 {
         for x in 0..n - 1 {
-            // The diagonal joins the square's two corners with x + y even (rules §1.2).
+            // docs/rules/sight.md §1.2: the diagonal joins the square's two corners with x + y
+            // even.
             if (x + y) % 2 == 0 {
                 svg.line(at(n, x, y), at(n, x + 1, y + 1), "line diagonal");
             } else {
@@ -154,7 +155,7 @@ mod tests {
         }
         assert_eq!(count(&svg, "data-cell=\"f1\""), 0);
         assert_eq!(count(&svg, "class=\"piece p"), 0);
-        // 2·5 orthogonal lines and (5−1)² diagonals (rules §1.2).
+        // 2·5 orthogonal lines and (5−1)² diagonals (docs/rules/sight.md §1.2).
         assert_eq!(count(&svg, "class=\"line\""), 10);
         assert_eq!(count(&svg, "class=\"line diagonal\""), 16);
         assert!(svg.contains("White to move"));

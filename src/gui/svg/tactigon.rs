@@ -1,8 +1,8 @@
-//! Tactigon drawn as its 53-cell hex board (rules §1), turned as in the official diagram
-//! (rules §1.6): flat-topped hexes, Red's start area at the bottom, Blue's at the top, the
-//! rows `a`…`g` as the seven vertical files from left to right and the doubled column `c`
-//! growing upwards. Every cell is labelled with its name (`d4`, `b10`, …); the two gold tiles
-//! are yellow; the start areas are tinted in their owner's colour. Pieces are drawn as their
+//! Tactigon drawn as its 53-cell hex board (docs/rules/tactigon.md §1), turned as in the official
+//! diagram (docs/rules/tactigon.md §1.6): flat-topped hexes, Red's start area at the bottom, Blue's
+//! at the top, the rows `a`…`g` as the seven vertical files from left to right and the doubled
+//! column `c` growing upwards. Every cell is labelled with its name (`d4`, `b10`, …); the two gold
+//! tiles are yellow; the start areas are tinted in their owner's colour. Pieces are drawn as their
 //! shapes: circle, triangle, square and pentagon.
 
 use super::{Svg, regular_polygon};
