@@ -8,7 +8,8 @@ T the time from `go` to `bestmove`, B what the mover had: its clock or the move 
 prints one Markdown table row per record: games, time forfeits, moves timed, moves on the
 flag (T >= B: a runner without margin that flags at a clock of zero, like cutegames, would
 have ended the game), and the distribution of T - B in ms (negative: time to spare),
-plus the worst answer time and the lowest clock a move started with. Standard library only.
+plus the worst answer time (forfeited moves included) and the lowest clock a move started
+with. Standard library only.
 """
 import re
 import sys
@@ -57,6 +58,10 @@ def row(path):
             forfeits += 1
             m = re.search(r"\{([^}]*answered[^}]*)\}", text)
             details.append(m.group(1) if m else "?")
+            # The forfeited move is not in the movetext: its time is in the closing comment.
+            after = re.search(r"after (\d+) ms", m.group(1) if m else "")
+            if after:
+                worst_time = max(worst_time, int(after.group(1)))
         for m in COMMENT.finditer(text):
             t = int(m.group(1)) * 1000 + int(m.group(2))
             b = int(m.group(3)) * 1000 + int(m.group(4))
