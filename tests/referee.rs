@@ -77,18 +77,25 @@ fn run_ok(game: &str, args: &[String]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// Runs `ludus match ARGS`, which must fail with status 2 and this one error line; returns
+/// what it printed on stdout.
+fn refused(args: &[String], error: &str) -> Vec<u8> {
+    let out = run(args);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!("ludus match: {error}\n"),
+        "{args:?}"
+    );
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    out.stdout
+}
+
 /// Runs `ludus match --game GAME ARGS`, which must fail with status 2 and this one error line.
 fn run_refused(game: &str, args: &[String], error: &str) {
     let mut all = vec!["--game".to_string(), game.to_string()];
     all.extend(args.iter().cloned());
-    let out = run(&all);
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        format!("ludus match: {error}\n"),
-        "{all:?}"
-    );
-    assert_eq!(out.status.code(), Some(2), "{all:?}");
-    assert!(out.stdout.is_empty(), "{all:?}");
+    let stdout = refused(&all, error);
+    assert!(stdout.is_empty(), "{all:?}");
 }
 
 fn ludus_match(args: &[String]) -> Command {

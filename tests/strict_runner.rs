@@ -81,14 +81,20 @@ impl Seat {
         seat
     }
 
-    /// Checks one line between `ugi` and `ugiok`; returns the option's name (empty for `id`).
-    fn check_handshake_line(&self, line: &str) -> String {
+    /// The words of `line`, which must be separated by single spaces with none at its edges.
+    fn words<'l>(&self, line: &'l str) -> Vec<&'l str> {
         let words: Vec<&str> = line.split(' ').collect();
         assert!(
             words.iter().all(|w| !w.is_empty()),
-            "{}: empty word (double or edge space) in handshake line {line:?}",
+            "{}: empty word (double or edge space) in {line:?}",
             self.label
         );
+        words
+    }
+
+    /// Checks one line between `ugi` and `ugiok`; returns the option's name (empty for `id`).
+    fn check_handshake_line(&self, line: &str) -> String {
+        let words = self.words(line);
         match words.as_slice() {
             ["id", "name" | "author", _, ..] => String::new(),
             ["option", "name", rest @ ..] => {
@@ -160,12 +166,7 @@ impl Seat {
                 .engine
                 .read_line_within(left, &format!("{}: bestmove after `{go}`", self.label));
             let elapsed = start.elapsed();
-            let words: Vec<&str> = line.split(' ').collect();
-            assert!(
-                words.iter().all(|w| !w.is_empty()),
-                "{}: empty word (double or edge space) in {line:?}",
-                self.label
-            );
+            let words = self.words(&line);
             match words.as_slice() {
                 ["info", _, ..] => last_info = line,
                 ["bestmove", mv] if !mv.is_empty() => return (mv.to_string(), elapsed, last_info),

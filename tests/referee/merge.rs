@@ -8,13 +8,7 @@ use super::*;
 fn merge_refused(files: &[&Path], error: &str) {
     let mut args = vec!["merge".to_string()];
     args.extend(files.iter().map(|f| f.display().to_string()));
-    let out = run(&args);
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        format!("ludus match: {error}\n"),
-        "{args:?}"
-    );
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    refused(&args, error);
 }
 
 #[test]
