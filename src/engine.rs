@@ -18,9 +18,11 @@ use rand::rngs::SmallRng;
 
 use crate::game::{Evaluate, Game, OptionValues};
 use crate::search::levels::{self, Level};
+use crate::search::progress::Progress;
 use crate::search::tt::TranspositionTable;
 use crate::search::{
     Limits, Score, SearchInfo, SearchParams, SearchTables, Searcher, mcts, search as run_search,
+    search_reporting,
 };
 
 /// Everything the protocol loop waits for: input lines and worker reports.
@@ -30,7 +32,8 @@ pub enum Event {
     Input(String),
     /// A line longer than the reader accepts; its length so far.
     InputTooLong(usize),
-    /// End of input (or a read error): stop any job and quit.
+    /// End of input (or a read error): let bounded work finish (see [`Job::is_bounded`]),
+    /// stop unbounded work, then quit.
     InputClosed,
     /// End of a one-shot script: let the job under way finish, then quit.
     InputDone,
@@ -55,6 +58,8 @@ pub enum Event {
 pub enum Report {
     /// A completed iteration of a search.
     Info(SearchInfo),
+    /// Progress in the middle of an iteration (the current root move, or the totals).
+    Progress(Progress),
     /// The search is over (final report of a search).
     BestMove {
         /// The move, `None` when there is no legal move.
@@ -129,6 +134,23 @@ impl<G: Evaluate> Job<G> {
         }
     }
 
+    /// Whether the job ends by itself: `perft`, `bench`, and a search with a limit (`depth`,
+    /// `nodes`, `movetime` or a clock) that is not `infinite`. End of input lets such a job
+    /// finish; a search without a limit runs until `stop` and is stopped.
+    pub fn is_bounded(&self) -> bool {
+        match self {
+            Job::Search { params, .. } => {
+                let l = &params.limits;
+                !l.infinite
+                    && (l.depth.is_some()
+                        || l.nodes.is_some()
+                        || l.movetime_ms.is_some()
+                        || l.clock.is_some())
+            }
+            Job::Perft { .. } | Job::Bench => true,
+        }
+    }
+
     /// The final report that stands in for this job's own if it fails.
     fn failure_report(&self) -> Report {
         match self {
@@ -163,6 +185,8 @@ pub struct Engine<G: Evaluate> {
     running: Option<u64>,
     /// The move that answers the running search if the worker cannot be waited for.
     fallback: Option<String>,
+    /// Whether the running job ends by itself ([`Job::is_bounded`]).
+    bounded: bool,
     next_id: u64,
 }
 
@@ -187,6 +211,7 @@ impl<G: Evaluate> Engine<G> {
             thread,
             running: None,
             fallback: None,
+            bounded: false,
             next_id: 1,
         }
     }
@@ -198,6 +223,7 @@ impl<G: Evaluate> Engine<G> {
         self.stop.store(false, Ordering::SeqCst);
         self.running = Some(id);
         self.fallback = job.fallback_move();
+        self.bounded = job.is_bounded();
         self.send(Control::Run(id, job));
         id
     }
@@ -211,6 +237,11 @@ impl<G: Evaluate> Engine<G> {
     /// The id of the job under way, if any.
     pub fn running(&self) -> Option<u64> {
         self.running
+    }
+
+    /// Whether a job runs and ends by itself ([`Job::is_bounded`]).
+    pub fn running_bounded(&self) -> bool {
+        self.running.is_some() && self.bounded
     }
 
     /// Marks job `id` as over (the protocol saw its final report).
@@ -339,21 +370,23 @@ impl<G: Evaluate> Worker<G> {
     ) {
         let start = Instant::now();
         let events = &self.events;
+        let send = |report| events.send(Event::Worker { job: id, report }).ok();
         let mut report = |i| {
-            events
-                .send(Event::Worker {
-                    job: id,
-                    report: Report::Info(i),
-                })
-                .ok();
+            send(Report::Info(i));
         };
         let best = match level {
-            Level::Full if searcher.uses_mcts(root) => {
+            Level::Full if searcher.uses_mcts(root, &params.limits) => {
                 // The tree may use as much memory as the transposition table (option `Hash`).
                 let budget = self.tables.tt.bytes();
                 mcts::search(root, params, budget, &self.stop, &mut report).best
             }
-            Level::Full => run_search(root, params, &mut self.tables, &self.stop, &mut report).best,
+            Level::Full => {
+                let mut progress = |p| {
+                    send(Report::Progress(p));
+                };
+                let tables = &mut self.tables;
+                search_reporting(root, params, tables, &self.stop, &mut report, &mut progress).best
+            }
             Level::Greedy => {
                 let moves = levels::candidate_moves(root, params.root_moves.as_deref());
                 match levels::greedy_move_among(root, &moves, &mut self.rng) {

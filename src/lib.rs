@@ -10,6 +10,7 @@
 //! - [`machine`]: the processors and memory the machine can serve (option maxima);
 //! - [`protocol`]: the UGI/UCI text protocol loop, the only writer of standard output, and the
 //!   one-shot commands for scripts;
+//! - [`exit_status`]: what the binary's exit statuses mean;
 //! - [`referee`]: `ludus match`, engine-vs-engine matches checked by the rules, with
 //!   statistics (Elo, error bars, LOS, SPRT), records, resume and shards.
 //!
@@ -40,6 +41,7 @@
 //! ```
 
 pub mod engine;
+pub mod exit_status;
 pub mod game;
 pub mod gui;
 pub mod lines;

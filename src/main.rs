@@ -4,6 +4,7 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use ludus::exit_status;
 use ludus::game::GameId;
 use ludus::gui::terminal::{self, PlayArgs, Seat};
 use ludus::protocol::oneshot::{self, Setup};
@@ -16,11 +17,13 @@ use ludus::referee::{self, cli::MatchCommand};
 /// Without a subcommand, ludus reads protocol commands on stdin and answers on stdout
 /// (see protocol.md). The subcommands run one job and exit, for scripts.
 #[derive(Parser)]
-#[command(version, about, long_about)]
+#[command(version, about, long_about, after_help = exit_status::TABLE)]
 struct Cli {
-    /// The game: the protocol loop starts with it; `go`, `perft` and `match` play it.
-    #[arg(long, value_enum, default_value_t = GameArg::Sight, global = true)]
-    game: GameArg,
+    /// The game [default: sight]: the protocol loop starts with it; `go`, `perft`, `play`
+    /// and `match` play it; `bench` runs only its positions (all games without it); `web`
+    /// opens with it.
+    #[arg(long, value_enum, global = true)]
+    game: Option<GameArg>,
     /// Quit with status 1 at the first protocol error instead of reporting it and going on.
     #[arg(long)]
     strict: bool,
@@ -85,7 +88,8 @@ enum Command {
         #[arg(long)]
         depth: u32,
     },
-    /// Search the fixed bench positions of every game: a deterministic node-count signature.
+    /// Search the fixed bench positions of every game (or of `--game`): a deterministic
+    /// node-count signature.
     Bench,
     /// Play in the terminal: people against the engine, each other, or watch two engines.
     Play {
@@ -126,8 +130,9 @@ enum Command {
 
 #[derive(Args)]
 struct SetupArgs {
-    /// Start from this position (the game's notation) instead of the start position.
-    #[arg(long)]
+    /// Start from this position (the game's notation) instead of the start position. Isaac's
+    /// positions begin with `-`: `--fen "- 54321/54321 d P - 0/0 0/0"` works as it is.
+    #[arg(long, allow_hyphen_values = true)]
     fen: Option<String>,
     /// Moves to play first (space-separated, or the flag repeated).
     #[arg(long, num_args = 1.., value_delimiter = ' ')]
@@ -163,7 +168,8 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };
-    let game = GameId::from(cli.game);
+    let chosen = cli.game.map(GameId::from);
+    let game = chosen.unwrap_or(GameId::Sight);
     let status = match cli.command {
         None => protocol::run(
             Box::new(std::io::stdin()),
@@ -188,7 +194,7 @@ fn main() -> ExitCode {
                 (_, _, Some(n)) => format!("nodes {n}"),
                 _ => {
                     eprintln!("error: ludus go needs one of --movetime, --depth or --nodes");
-                    return ExitCode::from(2);
+                    return ExitCode::from(exit_status::USAGE as u8);
                 }
             };
             oneshot::go(game, &setup.into(), &limit, info)
@@ -201,7 +207,10 @@ fn main() -> ExitCode {
             }
             status
         }
-        Some(Command::Bench) => oneshot::bench(GameId::ALL),
+        Some(Command::Bench) => match chosen {
+            Some(game) => oneshot::bench(&[game]),
+            None => oneshot::bench(GameId::ALL),
+        },
         Some(Command::Play {
             p1,
             p2,
@@ -229,10 +238,11 @@ fn main() -> ExitCode {
                     ColorArg::Never => false,
                 },
             };
-            terminal::run(&args, &mut std::io::stdin().lock(), &mut std::io::stdout())
+            let input = Box::new(std::io::BufReader::new(std::io::stdin()));
+            terminal::run(&args, input, &mut std::io::stdout())
         }
         Some(Command::Web { port, engine }) => {
-            ludus::gui::web::run(port, engine, &mut std::io::stdout())
+            ludus::gui::web::run(port, engine, chosen, &mut std::io::stdout())
         }
         Some(Command::Match(mut command)) => {
             if let Some(sub) = matches.subcommand_matches("match") {

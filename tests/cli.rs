@@ -92,12 +92,12 @@ fn perft_from_a_fen() {
 }
 
 #[test]
-fn go_with_an_invalid_position_fails_with_status_one() {
+fn go_with_an_invalid_position_is_refused_with_status_two() {
     let out = run(
         &["go", "--movetime", "50", "--fen", "5:x5/x5/x5 w"],
         TIMEOUT,
     );
-    assert_eq!(out.code(), Some(1), "{out:?}");
+    assert_eq!(out.code(), Some(2), "{out:?}");
     assert_eq!(out.stdout, "");
     assert!(out.stderr.contains("invalid-position"), "{out:?}");
     assert!(
@@ -110,14 +110,14 @@ fn go_with_an_invalid_position_fails_with_status_one() {
 }
 
 #[test]
-fn go_with_an_illegal_move_fails_with_status_one() {
+fn go_with_an_illegal_move_is_refused_with_status_two() {
     let out = run(&["go", "--depth", "1", "--moves", "a1 a1"], TIMEOUT);
-    assert_eq!(out.code(), Some(1), "{out:?}");
+    assert_eq!(out.code(), Some(2), "{out:?}");
     assert_eq!(out.stdout, "");
     assert!(
         out.stderr
             .lines()
-            .any(|l| l == "info string error illegal-move move 2 a1: not a legal move here"),
+            .any(|l| l == "info string error illegal-move move 2 a1: a1 is occupied: a piece is placed on an empty point"),
         "stderr: {:?}",
         out.stderr
     );
@@ -133,8 +133,7 @@ fn go_on_a_finished_game_prints_bestmove_none() {
 #[test]
 fn go_without_a_limit_is_refused() {
     let out = run(&["go"], TIMEOUT);
-    assert_ne!(out.code(), Some(0), "{out:?}");
-    assert!(out.code().is_some(), "killed by a signal: {out:?}");
+    assert_eq!(out.code(), Some(2), "{out:?}");
     assert_eq!(out.stdout, "");
     assert!(!out.stderr.is_empty(), "no explanation on stderr");
 }
@@ -157,9 +156,9 @@ fn go_with_an_option_plays_on_the_smaller_board() {
 }
 
 #[test]
-fn go_with_an_unknown_option_fails_with_status_one() {
+fn go_with_an_unknown_option_is_refused_with_status_two() {
     let out = run(&["go", "--depth", "1", "--option", "Nope=3"], TIMEOUT);
-    assert_eq!(out.code(), Some(1), "{out:?}");
+    assert_eq!(out.code(), Some(2), "{out:?}");
     assert_eq!(out.stdout, "");
     assert!(out.stderr.contains("unknown-option"), "{out:?}");
 }
@@ -232,4 +231,57 @@ fn help_lists_the_subcommands() {
     assert!(out.stdout.contains("perft"), "{out:?}");
     assert!(out.stdout.contains("bench"), "{out:?}");
     assert!(out.stdout.contains("go"), "{out:?}");
+}
+
+#[test]
+fn an_isaac_position_starting_with_a_hyphen_is_a_fen() {
+    // Isaac's start position in its notation (docs/rules/isaac.md §9) begins with `-`.
+    let fen = "- 54321/54321 d P - 0/0 0/0";
+    let out = run(
+        &["go", "--game", "isaac", "--fen", fen, "--depth", "1"],
+        TIMEOUT,
+    );
+    assert_eq!(out.code(), Some(0), "{out:?}");
+    let words: Vec<&str> = out.stdout.split_whitespace().collect();
+    assert_eq!(words.len(), 2, "{out:?}");
+    assert_eq!(words[0], "bestmove");
+    let perft = run(
+        &["perft", "--game", "isaac", "--fen", fen, "--depth", "1"],
+        TIMEOUT,
+    );
+    let start = run(&["perft", "--game", "isaac", "--depth", "1"], TIMEOUT);
+    assert_eq!(perft.code(), Some(0), "{perft:?}");
+    assert_eq!(perft.stdout, start.stdout);
+}
+
+#[test]
+fn every_refused_command_line_exits_with_status_two() {
+    // One meaning per status in every subcommand (README, "Exit statuses"; `ludus --help`).
+    let refused: [&[&str]; 6] = [
+        &["--no-such-flag"],
+        &["perft", "--depth", "0"],
+        &["perft", "--depth", "1", "--fen", "nonsense"],
+        &["go", "--depth", "1", "--option", "Sight_BoardSize=99"],
+        &["play", "--option", "Sight_Nope=1"],
+        &[
+            "match", "--engine", "cmd=a", "--engine", "cmd=b", "--each", "tc=1", "--games", "3",
+        ],
+    ];
+    for args in refused {
+        let out = run(args, TIMEOUT);
+        assert_eq!(out.code(), Some(2), "{args:?}: {out:?}");
+        // `play` talks to its user on stdout, errors included; the others use stderr.
+        let said = if args[0] == "play" {
+            &out.stdout
+        } else {
+            &out.stderr
+        };
+        assert!(
+            said.contains("error") || said.contains("ludus match:"),
+            "{args:?}: {out:?}"
+        );
+    }
+    let help = run(&["--help"], TIMEOUT);
+    assert_eq!(help.code(), Some(0));
+    assert!(help.stdout.contains(ludus::exit_status::TABLE), "{help:?}");
 }

@@ -136,8 +136,39 @@ fn two_engines_play_to_the_end() {
 }
 
 #[test]
+fn quit_ends_a_watched_game_between_moves() {
+    // Tactigon at 50 ms a move lasts well over a hundred moves; `quit`, typed at once, ends
+    // it before the next move.
+    let (status, out) = play(
+        &[
+            "--game",
+            "tactigon",
+            "--p1",
+            "engine",
+            "--p2",
+            "engine",
+            "--movetime",
+            "50",
+        ],
+        "quit\n",
+    );
+    assert_eq!(status, 0, "{out}");
+    assert!(
+        out.contains("type quit (and Enter) to stop watching"),
+        "{out}"
+    );
+    assert!(out.trim_end().ends_with("bye"), "{out}");
+    let moves = out.matches(" (engine) plays ").count();
+    assert!(moves <= 3, "{moves} moves before quitting: {out}");
+    assert!(
+        !out.contains(" wins after ") && !out.contains("Draw after"),
+        "{out}"
+    );
+}
+
+#[test]
 fn a_missing_engine_is_a_clear_error() {
     let (status, out) = play(&["--engine", "/no/such/engine"], "");
-    assert_eq!(status, 2);
+    assert_eq!(status, 1);
     assert!(out.contains("error: crash: could not start"), "{out}");
 }

@@ -1,12 +1,13 @@
 //! Option `Searcher` through the protocol: advertised with alpha-beta as the default, a bad
 //! value refused in the usual words, MCTS answering `go movetime` and `go infinite` + `stop`
-//! with a legal move, `go nodes` reproducible, and Isaac's scoring phase left to alpha-beta.
+//! with a legal move, `go nodes` reproducible, Isaac's scoring phase left to alpha-beta, and
+//! Isaac's default search keeping to `depth` and `movetime` (a full tree does not end it).
 
 mod process;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use process::{Engine, bestmove_of, is_bestmove, mask_timing};
+use process::{Engine, bestmove_of, info_field, is_bestmove, mask_timing};
 
 /// docs/rules/isaac.md TV6: a scoring-phase position (Dark wins with x4h60+5).
 const ISAAC_SCORING: &str = "D4h60,L3v64,L3h65,L3v68,D3v69 00000/00000 d S - 95/1 0/0";
@@ -153,9 +154,9 @@ fn mcts_in_time_trouble_still_searches_a_few_iterations() {
     engine.send("setoption name UCI_Variant value isaac");
     engine.send("setoption name Searcher value mcts");
     engine.send("position startpos");
-    // 30 ms on the clock, no increment: the time manager's target is 0 (everything above the
-    // overhead is reserve), yet the move is chosen by at least 16 iterations, not by the
-    // order of the legal moves.
+    // 30 ms on the clock, no increment: nothing is left above the overhead (30 ms by default)
+    // and the time manager's target is 0, yet the move is chosen by at least 16 iterations,
+    // not by the order of the legal moves.
     let lines = search(&mut engine, "go p1time 30 p2time 30");
     let info = lines
         .iter()
@@ -171,4 +172,55 @@ fn mcts_in_time_trouble_still_searches_a_few_iterations() {
         .unwrap_or_else(|| panic!("no node count in {info}"));
     assert!(nodes >= 16, "{info}");
     engine.quit(Duration::from_secs(10));
+}
+
+#[test]
+fn isaac_go_depth_under_the_default_searcher_searches_every_ply() {
+    // `Searcher auto` runs MCTS in the placement phase; a search limited by depth alone is
+    // alpha-beta's (protocol.md, "MCTS"): every iteration up to the depth is reported.
+    let mut engine = Engine::spawn_with_args(&["--game", "isaac"]);
+    engine.send("position startpos");
+    let lines = search(&mut engine, "go depth 3");
+    let depths: Vec<u64> = lines
+        .iter()
+        .filter(|l| l.contains(" score "))
+        .filter_map(|l| info_field(l, "depth"))
+        .collect();
+    assert_eq!(depths, [1, 2, 3], "{lines:#?}");
+    assert!(is_bestmove(lines.last().map(String::as_str).unwrap_or("")));
+    engine.quit(Duration::from_secs(10));
+}
+
+/// How long Isaac's default search takes to answer `go movetime MS` from the start, after
+/// `setup` (lines sent first).
+fn isaac_movetime(setup: &[&str], ms: u64) -> Duration {
+    let mut engine = Engine::spawn_with_args(&["--game", "isaac"]);
+    for line in setup {
+        engine.send(line);
+    }
+    engine.send("position startpos");
+    engine.assert_ready();
+    let start = Instant::now();
+    engine.send(&format!("go movetime {ms}"));
+    engine.read_until_within(Duration::from_secs(30), "bestmove", is_bestmove);
+    let took = start.elapsed();
+    engine.quit(Duration::from_secs(10));
+    took
+}
+
+#[test]
+fn isaac_go_movetime_uses_its_time_even_when_the_tree_is_full() {
+    // A release build fills the default 16 MiB in about 3 s at Isaac's start, and 1 MiB in
+    // well under a second; the search goes on through the full tree until the move time
+    // (less the 30 ms overhead) is spent.
+    let took = isaac_movetime(&[], 8000);
+    assert!(
+        took >= Duration::from_millis(7900),
+        "answered after {took:?}"
+    );
+    let took = isaac_movetime(&["setoption name Hash value 1"], 3000);
+    assert!(
+        took >= Duration::from_millis(2900),
+        "answered after {took:?}"
+    );
 }

@@ -53,7 +53,7 @@ fn handshake_lists_options_and_ends_with_ok() {
 fn illegal_move_in_position_leaves_no_position() {
     let mut engine = Engine::spawn();
     engine.send("position startpos moves c3 c3");
-    engine.expect_line("info string error illegal-move move 2 c3: not a legal move here");
+    engine.expect_line("info string error illegal-move move 2 c3: c3 is occupied: a piece is placed on an empty point");
     engine.send("go depth 3");
     let error = engine.read_line();
     assert!(

@@ -1,7 +1,8 @@
 //! The MCTS searcher (`search::mcts`): forced wins and losses proven in all three games, exact
 //! results in Isaac scoring endgames (where one player may move several times in a row)
 //! checked against a brute-force solver, reproducible node-limited searches, the node and
-//! depth limits, `searchmoves`, an immediate stop, and a full tree.
+//! depth limits, `searchmoves`, an immediate stop, and a full tree (which stops growing, not
+//! searching).
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
@@ -235,15 +236,20 @@ fn a_search_stopped_before_it_starts_still_gives_a_legal_move() {
 }
 
 #[test]
-fn a_full_tree_ends_the_search_with_a_legal_move() {
+fn a_full_tree_stops_growing_but_the_search_keeps_to_its_limit() {
     let pos = Isaac::start(&IsaacRules::default());
-    // 200 kB: the root's 600 edges and a few hundred expansions.
-    let (result, infos) = run_with(&pos, limits(Some(1_000_000), None), None, 200_000, false);
-    assert!(
-        result.nodes > 10 && result.nodes < 1_000_000,
-        "{}",
-        result.nodes
-    );
+    // 200 kB: the root's 600 edges and a few hundred expansions; the tree is full long before
+    // 200,000 iterations, which still all run.
+    let (result, infos) = run_with(&pos, limits(Some(200_000), None), None, 200_000, false);
+    assert_eq!(result.nodes, 200_000);
+    assert_legal(&pos, result.best.as_deref());
+    let last = &infos[infos.len() - 1];
+    assert_eq!(last.nodes, 200_000);
+    assert!(last.hashfull > 900, "{last:?}");
+    // A search limited by depth alone could wait forever for a full tree: it ends.
+    let (result, infos) = run_with(&pos, limits(None, Some(60)), None, 200_000, false);
+    assert!(result.nodes > 10, "{}", result.nodes);
+    assert!(result.depth < 60, "{}", result.depth);
     assert_legal(&pos, result.best.as_deref());
     assert!(infos[infos.len() - 1].hashfull > 900);
     // Too small for the root's edges: the first move by evaluation order, no search.

@@ -279,3 +279,57 @@ fn tv14_move_without_growth_then_placement() {
         );
     }
 }
+
+#[test]
+fn an_illegal_move_is_explained_by_the_rule_it_breaks() {
+    let why = |spn: &str, strict: bool, text: &str| -> String {
+        let mut p = pos(spn, strict);
+        let err = p.try_play_str(text).expect_err(text);
+        assert_eq!(
+            p.to_fen(),
+            spn,
+            "a rejected move leaves the position unchanged"
+        );
+        err.to_string()
+    };
+    for strict in VARIANTS {
+        // TV8: White's tallest stack that can step is b3 (height 3).
+        let cases = [
+            (
+                "b4-a4",
+                "b4-a4: the stack on b4 has height 2, but White's tallest stacks that can step \
+                 have height 3: only they may move",
+            ),
+            (
+                "c3-c4",
+                "c3-c4: the piece on c3 is a singleton: only stacks move",
+            ),
+            ("e5-e4", "e5-e4: the pile on e5 is not White's"),
+            ("a1-a2", "a1-a2: a1 is empty: there is no stack to move"),
+            (
+                "b3-c3",
+                "b3-c3: c3 is occupied: a step goes to an empty point",
+            ),
+            (
+                "b3-d3",
+                "b3-d3: d3 is not adjacent to b3: a step goes along one drawn line to the next \
+                 point",
+            ),
+            (
+                "a1",
+                "a1: White owns a stack, so White must move a stack and may not place",
+            ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(why(TV8, strict, text), expected, "strict {strict}");
+        }
+        assert_eq!(
+            why(TV1, strict, "b1-b2"),
+            "b1-b2: White owns no stack, so White must place a piece"
+        );
+        assert_eq!(
+            why(TV7_BLACK, strict, "b4"),
+            "b4: b4 is occupied: a piece is placed on an empty point"
+        );
+    }
+}

@@ -81,7 +81,7 @@ fn ludus() -> PathBuf {
 }
 
 fn start() -> (WebServer, Client) {
-    let server = WebServer::start(0, Some(ludus())).expect("the server starts");
+    let server = WebServer::start(0, Some(ludus()), None).expect("the server starts");
     let client = Client::new(&server);
     (server, client)
 }
@@ -319,4 +319,15 @@ fn ludus_web_says_where_it_listens() {
         .strip_prefix("listening on http://127.0.0.1:")
         .and_then(|p| p.parse::<u16>().ok());
     assert!(port.is_some_and(|p| p > 0), "first line: {line:?}");
+}
+
+#[test]
+fn the_first_game_is_the_one_given_with_game() {
+    let server = WebServer::start(0, Some(ludus()), Some(ludus::game::GameId::Isaac))
+        .expect("the server starts");
+    let c = Client::new(&server);
+    let state = c.get("/api/state");
+    assert_eq!(state["game"], "isaac", "{state}");
+    assert_eq!(state["fen"], "- 54321/54321 d P - 0/0 0/0", "{state}");
+    server.stop();
 }

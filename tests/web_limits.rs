@@ -147,7 +147,7 @@ fn a_huge_request_head_is_refused_without_the_server_holding_it() {
 
 #[test]
 fn a_body_over_the_limit_is_refused_and_a_long_position_is_not() {
-    let server = WebServer::start(0, Some(ludus())).expect("the server starts");
+    let server = WebServer::start(0, Some(ludus()), None).expect("the server starts");
     let addr = server.addr();
     let big = format!("{{\"text\": \"startpos moves {}\"}}", "c3 ".repeat(40_000));
     let refused = post(addr, "/api/load", "", &big);
@@ -191,7 +191,7 @@ fn closed_by_server(stream: &mut TcpStream) -> (bool, String) {
 
 #[test]
 fn slow_or_unfinished_requests_are_cut_off_while_others_are_served() {
-    let server = WebServer::start(0, Some(ludus())).expect("the server starts");
+    let server = WebServer::start(0, Some(ludus()), None).expect("the server starts");
     let addr = server.addr();
     // One client drips its head a byte at a time and never ends it; another sends a head
     // announcing 100 bytes of body and then only 10.
@@ -234,7 +234,7 @@ fn slow_or_unfinished_requests_are_cut_off_while_others_are_served() {
 
 #[test]
 fn the_event_stream_outlives_the_request_time_limit() {
-    let server = WebServer::start(0, Some(ludus())).expect("the server starts");
+    let server = WebServer::start(0, Some(ludus()), None).expect("the server starts");
     let addr = server.addr();
     let mut events = TcpStream::connect(addr).expect("connects");
     events
@@ -264,7 +264,7 @@ fn the_event_stream_outlives_the_request_time_limit() {
 
 #[test]
 fn only_the_servers_own_page_and_programs_without_an_origin_change_the_game() {
-    let server = WebServer::start(0, Some(ludus())).expect("the server starts");
+    let server = WebServer::start(0, Some(ludus()), None).expect("the server starts");
     let addr = server.addr();
     let port = addr.port();
     let small = r#"{"game": "sight", "mode": "hh", "options": {"Sight_BoardSize": 3}}"#;

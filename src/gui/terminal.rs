@@ -8,6 +8,9 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crossbeam_channel::Receiver;
+
+use crate::exit_status;
 use crate::game::{Evaluate, GameId, GameVisitor, options::OptionValues};
 use crate::gui::{result_text, seat_names};
 use crate::referee::engine_process::{EngineCommand, EngineProcess, Proto};
@@ -127,6 +130,45 @@ impl Session<'_> {
     }
 }
 
+/// What the user types, read on a thread of its own so that a watched game (two engines,
+/// nobody to prompt) can still be quit between moves.
+struct Typed {
+    lines: Receiver<String>,
+}
+
+impl Typed {
+    fn spawn(mut input: Box<dyn BufRead + Send>) -> Typed {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        // If the thread cannot start, the sender is gone and input reads as ended.
+        let _ = std::thread::Builder::new()
+            .name("play-input".into())
+            .spawn(move || {
+                loop {
+                    let mut line = String::new();
+                    match input.read_line(&mut line) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) if tx.send(line).is_err() => break,
+                        Ok(_) => {}
+                    }
+                }
+            });
+        Typed { lines: rx }
+    }
+
+    /// The next line, waiting for it; `None` at end of input.
+    fn next(&self) -> Option<String> {
+        self.lines.recv().ok()
+    }
+
+    /// Whether `quit` or `exit` was typed since the last look, without waiting; other lines
+    /// are dropped (nobody is asked for a move).
+    fn quit_typed(&self) -> bool {
+        self.lines
+            .try_iter()
+            .any(|line| matches!(line.trim(), "quit" | "exit"))
+    }
+}
+
 /// The board drawn by the game's own text renderer, coloured if asked.
 fn board(game: GameId, fen: &str, options: &OptionValues, color: bool) -> String {
     struct Render<'a>(&'a str, &'a OptionValues);
@@ -211,10 +253,11 @@ fn is_token_char(c: char) -> bool {
 }
 
 /// Plays a game in the terminal: reads moves and commands from `input`, writes the board and
-/// messages to `out`. Returns the exit status: 0 when the game ended or the player quit,
-/// 1 when the engine failed, 2 when it could not start.
-pub fn run(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> i32 {
-    match play(args, input, out) {
+/// messages to `out`. When two engines play, typing `quit` ends the game after the move under
+/// way. Returns the exit status ([`exit_status`]): 0 when the game ended or the player quit,
+/// 1 when the engine could not start or failed, 2 when the rule options are refused.
+pub fn run(args: &PlayArgs, input: Box<dyn BufRead + Send>, out: &mut dyn Write) -> i32 {
+    match play(args, Typed::spawn(input), out) {
         Ok(()) => 0,
         Err((status, message)) => {
             let _ = writeln!(out, "error: {message}");
@@ -252,13 +295,9 @@ fn start_engine(args: &PlayArgs) -> Result<EngineProcess, String> {
     Ok(engine)
 }
 
-fn play(
-    args: &PlayArgs,
-    input: &mut dyn BufRead,
-    out: &mut dyn Write,
-) -> Result<(), (i32, String)> {
-    let rules = RuleSet::new(args.game, &args.options).map_err(|e| (2, e))?;
-    let engine = start_engine(args).map_err(|e| (2, e))?;
+fn play(args: &PlayArgs, input: Typed, out: &mut dyn Write) -> Result<(), (i32, String)> {
+    let rules = RuleSet::new(args.game, &args.options).map_err(|e| (exit_status::USAGE, e))?;
+    let engine = start_engine(args).map_err(|e| (exit_status::FAILURE, e))?;
     let values = rules.values().clone();
     let mut s = Session {
         args,
@@ -267,7 +306,17 @@ fn play(
         moves: Vec::new(),
     };
     let io = |e: std::io::Error| (1, format!("cannot write: {e}"));
-    writeln!(out, "{} — {HELP}", args.game.name()).map_err(io)?;
+    let watching = args.p1 == Seat::Engine && args.p2 == Seat::Engine;
+    if watching {
+        writeln!(
+            out,
+            "{} — two engines play; type quit (and Enter) to stop watching.",
+            args.game.name()
+        )
+        .map_err(io)?;
+    } else {
+        writeln!(out, "{} — {HELP}", args.game.name()).map_err(io)?;
+    }
     loop {
         let view = s.view().map_err(|e| (1, e))?;
         writeln!(out).map_err(io)?;
@@ -284,6 +333,11 @@ fn play(
         let side = seat_names(args.game)[usize::from(!view.p1_to_move)];
         let seat = if view.p1_to_move { args.p1 } else { args.p2 };
         if seat == Seat::Engine {
+            if watching && input.quit_typed() {
+                writeln!(out, "bye").map_err(io)?;
+                s.engine.quit();
+                return Ok(());
+            }
             let mv = s.think().map_err(|e| (1, e))?;
             if !view.legal.contains(&mv) {
                 return Err((1, format!("the engine played {mv}, which is not legal")));
@@ -300,15 +354,11 @@ fn play(
         loop {
             write!(out, "{side} to move> ").map_err(io)?;
             out.flush().map_err(io)?;
-            let mut line = String::new();
-            match input.read_line(&mut line) {
-                Ok(0) | Err(_) => {
-                    writeln!(out, "\nbye").map_err(io)?;
-                    s.engine.quit();
-                    return Ok(());
-                }
-                Ok(_) => {}
-            }
+            let Some(line) = input.next() else {
+                writeln!(out, "\nbye").map_err(io)?;
+                s.engine.quit();
+                return Ok(());
+            };
             match line.trim() {
                 "" => {}
                 "quit" | "exit" => {

@@ -1,6 +1,7 @@
 //! One-shot commands for scripts (`ludus go`, `ludus perft`, `ludus bench`): each runs a short
 //! script through the same protocol loop as an interactive session, under `--strict`, so its
-//! behaviour and checks are exactly the protocol's; errors go to stderr with status 1.
+//! behaviour and checks are exactly the protocol's; errors go to stderr with status 2 (the
+//! command line was refused: every line of the script comes from it).
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -9,6 +10,7 @@ use super::command::MAX_PERFT_DEPTH;
 use super::output::{Mode, Output};
 use super::{Config, run_events};
 use crate::engine::Event;
+use crate::exit_status;
 use crate::game::GameId;
 
 /// The position a one-shot command works on.
@@ -55,7 +57,11 @@ fn run_script(
         mode,
         options: setup.options.clone(),
     };
-    run_events(tx, rx, out, config)
+    // Every line of the script comes from the command line: an error is a refused argument.
+    match run_events(tx, rx, out, config) {
+        exit_status::SUCCESS => exit_status::SUCCESS,
+        _ => exit_status::USAGE,
+    }
 }
 
 /// `ludus go`: searches with the given `go` arguments (e.g. `movetime 200`) and prints the
@@ -70,7 +76,7 @@ pub fn go(game: GameId, setup: &Setup, go_args: &str, show_info: bool) -> i32 {
 pub fn perft(game: GameId, setup: &Setup, depth: u32) -> i32 {
     if !(1..=MAX_PERFT_DEPTH).contains(&depth) {
         eprintln!("error: perft depth must be from 1 to {MAX_PERFT_DEPTH}");
-        return 1;
+        return exit_status::USAGE;
     }
     let line = format!("perft {depth}");
     let mode = Mode::OneShot { show_info: false };

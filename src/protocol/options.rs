@@ -18,8 +18,9 @@ pub const MULTIPV: &str = "MultiPV";
 /// `Move Overhead`: ms lost per move outside the engine.
 pub const MOVE_OVERHEAD: &str = "Move Overhead";
 /// The default `Move Overhead` in ms: the latency budget. In the clock benchmark with both
-/// cores busy (docs/benchmarks.md, "The clock") one answer in about 72,000 went past it.
-pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 20;
+/// cores busy (docs/benchmarks.md, "The clock") 20 ms let one answer in about 72,000 past
+/// it; 30 ms none.
+pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 30;
 /// `Clear Hash`: forget the search tables.
 pub const CLEAR_HASH: &str = "Clear Hash";
 /// `Debug Log File`: copy all I/O to a file.

@@ -7,6 +7,7 @@ use std::os::unix::fs::OpenOptionsExt;
 
 use super::command::ProtocolError;
 use crate::search::SearchInfo;
+use crate::search::progress::Progress;
 
 /// How output lines are routed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,7 +15,8 @@ pub enum Mode {
     /// Protocol loop: every line goes to the output.
     Protocol,
     /// One-shot command: errors go to stderr; search `info` lines only when asked for, and
-    /// then only the last one, printed just before `bestmove`.
+    /// then only the last one of the first line (`multipv 1`, the one `bestmove` plays),
+    /// printed just before `bestmove`.
     OneShot {
         /// Print the last `info` line before `bestmove`.
         show_info: bool,
@@ -52,7 +54,12 @@ impl Output {
                 return;
             }
             if text.starts_with("info ") && !text.starts_with("info string") {
-                self.last_info = show_info.then(|| text.to_string());
+                // The line that matches `bestmove`: with MultiPV, the first line's.
+                let other_line = text.contains(" multipv ") && !text.contains(" multipv 1 ");
+                // Progress lines (`currmove`, totals) carry no score: not a result.
+                if show_info && !other_line && text.contains(" score ") {
+                    self.last_info = Some(text.to_string());
+                }
                 return;
             }
             if text.starts_with("bestmove")
@@ -138,6 +145,27 @@ pub fn format_info(info: &SearchInfo) -> String {
         line.push_str(&info.pv.join(" "));
     }
     line
+}
+
+/// The `info …` line of a progress report: `info depth D currmove M currmovenumber N`, or
+/// `info depth D seldepth S nodes N nps N time T hashfull H` (no score, no `pv`).
+pub fn format_progress(progress: &Progress) -> String {
+    match progress {
+        Progress::CurrMove { depth, mv, number } => {
+            format!("info depth {depth} currmove {mv} currmovenumber {number}")
+        }
+        Progress::Totals {
+            depth,
+            seldepth,
+            nodes,
+            nps,
+            time_ms,
+            hashfull,
+        } => format!(
+            "info depth {depth} seldepth {seldepth} nodes {nodes} nps {nps} time {time_ms} \
+             hashfull {hashfull}"
+        ),
+    }
 }
 
 /// The `bestmove …` line: always exactly two words, `bestmove <move>` or `bestmove (none)`

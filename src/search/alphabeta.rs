@@ -8,6 +8,7 @@ use std::time::Instant;
 use super::is_proven_within;
 use super::limits::Deadlines;
 use super::ordering::{History, Killers, MAX_PLY, promote, sort_by_history};
+use super::progress::ProgressSink;
 use super::score::{INFINITY, MATE, terminal_score};
 use super::tt::{Bound, TranspositionTable};
 use crate::game::{Evaluate, Outcome};
@@ -84,6 +85,10 @@ pub struct AlphaBeta<'a, G: Evaluate> {
     line_keys: Vec<u64>,
     /// The same keys of the game's positions before the root, sorted.
     earlier_positions: Vec<u64>,
+    /// Where the main thread reports progress during an iteration (`None` for helpers).
+    pub progress: Option<ProgressSink<'a>>,
+    /// The depth of the iteration under way (what progress reports name).
+    depth: u32,
 }
 
 impl<'a, G: Evaluate> AlphaBeta<'a, G> {
@@ -115,6 +120,8 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
             tried: Vec::new(),
             line_keys: vec![0; MAX_PLY + 2],
             earlier_positions: Vec::new(),
+            progress: None,
+            depth: 0,
         }
     }
 
@@ -155,8 +162,25 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
             let over = self.node_limit.is_some_and(|n| self.total_nodes() >= n);
             let late = self.deadlines.hard.is_some_and(|h| Instant::now() >= h);
             self.aborted = over || late;
+            self.report_totals_if_due();
         }
         self.aborted
+    }
+
+    /// Reports the totals through [`AlphaBeta::progress`] when they are due.
+    fn report_totals_if_due(&mut self) {
+        let Some(progress) = &self.progress else {
+            return;
+        };
+        let now = Instant::now();
+        if !progress.totals_due(now) || self.aborted {
+            return;
+        }
+        let (nodes, hashfull) = (self.total_nodes(), self.hashfull());
+        let (depth, seldepth) = (self.depth, self.seldepth as u32);
+        if let Some(progress) = &mut self.progress {
+            progress.totals(now, depth, seldepth, nodes, hashfull);
+        }
     }
 
     /// Searches the root moves to `depth` within the window `(alpha, beta)` and returns the
@@ -181,7 +205,13 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
         self.unfinished_best = None;
         self.nodes += 1;
         self.line_keys[0] = root.repetition_key().unwrap_or(0);
-        for &m in moves {
+        self.depth = depth;
+        for (number, &m) in (1..).zip(moves) {
+            if let Some(progress) = &mut self.progress
+                && progress.names_root_moves()
+            {
+                progress.current_move(depth, root.move_to_string(m), number);
+            }
             // What a move must beat to enter the list: alpha until the list is full.
             let bar = match best.get(lines - 1) {
                 Some(last) => alpha.max(last.score),

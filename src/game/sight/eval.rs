@@ -18,10 +18,11 @@ const MOBILITY_WEIGHT: i32 = 10;
 const LIBERTY_WEIGHT: i32 = 3;
 /// Empty points from which on the exact search (to the end of the game) takes next to no
 /// time: at 1+0.01 and 2+0.02 the engine proves the result with 18 empty points left (the
-/// median of the 800 ladder games at a3f2416, quartiles 17 and 18) and plays the later moves
-/// almost instantly, so the time manager plans the clock over the moves before this many
-/// empty points only.
-const EXACT_SEARCH_EMPTY: u32 = 12;
+/// median of the 800 ladder games at a3f2416, quartiles 17 and 18; in 400 games at 1+0.01
+/// on 24 November 2026 the first proven score came at ply 6, 19 empty, quartiles 5 and 6)
+/// and plays the later moves almost instantly, so the time manager plans the clock over the
+/// moves before this many empty points only.
+const EXACT_SEARCH_EMPTY: u32 = 18;
 
 /// The terms of the evaluation of one side.
 struct SideTerms {
@@ -122,14 +123,15 @@ mod tests {
 
     #[test]
     fn the_clock_is_planned_over_the_moves_before_the_exact_search_takes_over() {
-        // 25 empty points: (25 - 12) / 2 rounded up.
-        assert_eq!(estimate("5:x5/x5/x5/x5/x5 w", 5), 7);
-        // 17 empty points (the eight piles of a bench position): 3 moves before the end is
-        // in reach.
-        assert_eq!(estimate(Sight::BENCH_FENS[3], 5), 3);
-        // 13 and fewer: at least one move, never zero.
+        // 25 empty points: (25 - 18) / 2 rounded up.
+        assert_eq!(estimate("5:x5/x5/x5/x5/x5 w", 5), 4);
+        // 22 empty points (three pieces placed): 2 moves before the end is in reach.
+        assert_eq!(estimate("5:x5/x5/x,w,b,w,x/x5/x5 b", 5), 2);
+        // 17 empty points (the eight piles of a bench position) and fewer: at least one
+        // move, never zero.
+        assert_eq!(estimate(Sight::BENCH_FENS[3], 5), 1);
         assert_eq!(estimate("5:w,b,w,b,w/b,w,b,w,b/w,b,x3/x5/x5 w", 5), 1);
-        // A 7×7 board: (49 - 12) / 2 rounded up.
-        assert_eq!(estimate("7:x7/x7/x7/x7/x7/x7/x7 w", 7), 19);
+        // A 7×7 board: (49 - 18) / 2 rounded up.
+        assert_eq!(estimate("7:x7/x7/x7/x7/x7/x7/x7 w", 7), 16);
     }
 }

@@ -8,6 +8,7 @@
 
 mod eval;
 pub mod geometry;
+mod illegal;
 mod notation;
 
 use crate::game::{
@@ -348,6 +349,10 @@ impl Game for Sight {
         self.place_and_grow(m.to as usize, origin);
         self.side = self.side.opponent();
         self.hash ^= ZOBRIST_SIDE;
+    }
+
+    fn why_illegal(&self, m: SightMove) -> String {
+        self.explain_illegal(m)
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -10,6 +10,13 @@ use super::board::{board, neighbours_of};
 use super::{PENTAGON, Tactigon, TactigonMove, bits};
 use crate::game::{Evaluate, Game};
 
+/// The moves a Tactigon player plans its clock over. Half the games between two full-strength
+/// engines end by ply 82 (41 moves each) and a quarter by ply 57 (1+0.01, 400 games); the
+/// moves after that are mostly the shuffling of long games towards the ply cap, so the clock
+/// is planned over fewer moves than a long game has: the early moves, which decide most games,
+/// get more time (docs/benchmarks.md, "The clock").
+const MOVES_PLANNED: u32 = 25;
+
 /// Value of a circle, triangle and square.
 const MATERIAL: [i32; 3] = [100, 280, 320];
 /// Per legal move.
@@ -89,14 +96,15 @@ impl Evaluate for Tactigon {
         Some(self.board_key())
     }
 
+    /// The moves that need the clock: at most [`MOVES_PLANNED`], fewer near the ply cap.
     fn moves_left_estimate(&self) -> u32 {
         let cap = self.rules().ply_cap;
         let left = if cap > 0 {
             cap.saturating_sub(self.ply()) / 2
         } else {
-            40
+            MOVES_PLANNED
         };
-        left.clamp(1, 40)
+        left.clamp(1, MOVES_PLANNED)
     }
 
     /// The ply cap ends every game; each ply brings it one nearer.

@@ -99,10 +99,10 @@ const ASSETS: [(&str, &str, &str); 6] = [
 ];
 
 /// Runs `ludus web`: serves on 127.0.0.1:`port` (0 picks a free port) with `engine` (`None`:
-/// this program), prints `listening on http://127.0.0.1:PORT` as the first line of `out`,
-/// and serves until the process ends. Returns 1 if the server or the engine cannot start.
-pub fn run(port: u16, engine: Option<PathBuf>, out: &mut dyn Write) -> i32 {
-    let server = match WebServer::start(port, engine) {
+/// this program) and `game` first (default Sight), prints `listening on
+/// http://127.0.0.1:PORT` as the first line of `out`, and serves until the process ends. Returns 1 if the server or the engine cannot start.
+pub fn run(port: u16, engine: Option<PathBuf>, game: Option<GameId>, out: &mut dyn Write) -> i32 {
+    let server = match WebServer::start(port, engine, game) {
         Ok(server) => server,
         Err(e) => {
             eprintln!("ludus web: {e}");
@@ -124,9 +124,14 @@ pub struct WebServer {
 }
 
 impl WebServer {
-    /// Asks the engine (`None`: this program) for its options, starts the first game (Sight,
-    /// a person against the engine) and serves on 127.0.0.1:`port` (0: a free port).
-    pub fn start(port: u16, engine: Option<PathBuf>) -> Result<WebServer, String> {
+    /// Asks the engine (`None`: this program) for its options, starts the first game (`game`,
+    /// by default Sight; a person against the engine) and serves on 127.0.0.1:`port` (0: a
+    /// free port). A `game` the engine does not play is an error.
+    pub fn start(
+        port: u16,
+        engine: Option<PathBuf>,
+        game: Option<GameId>,
+    ) -> Result<WebServer, String> {
         let cmd = match engine {
             Some(cmd) => cmd,
             None => std::env::current_exe().map_err(|e| format!("cannot find ludus: {e}"))?,
@@ -141,10 +146,17 @@ impl WebServer {
         };
         let (tx, rx) = crossbeam_channel::unbounded();
         let app = Arc::new(App::new(info, command.clone(), tx));
+        let first_game = match game {
+            Some(game) if !app.games().contains(&game) => {
+                return Err(format!("the engine does not play {}", game.name()));
+            }
+            Some(game) => game,
+            None => app.first_game(),
+        };
         search::spawn(Arc::clone(&app), command, rx)
             .map_err(|e| format!("cannot start the search thread: {e}"))?;
         let first = NewGame {
-            game: app.first_game().name().to_string(),
+            game: first_game.name().to_string(),
             options: Default::default(),
             mode: Mode::HumanEngine,
             level: None,

@@ -12,7 +12,7 @@ use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 
 use super::command::{self, Command, ErrorCode, ProtocolError};
 use super::options as opt;
-use super::output::{Output, format_bestmove, format_info};
+use super::output::{Output, format_bestmove, format_info, format_progress};
 use crate::engine::{Engine, Event, Job, Report};
 use crate::game::{Evaluate, GameId, GameVisitor, OptionSpec, OptionValues};
 use crate::search::SearchTables;
@@ -95,7 +95,7 @@ impl<'a, G: Evaluate> Session<'a, G> {
         });
         let tables = match tables {
             Ok(t) => t,
-            Err(_) => std::process::exit(3),
+            Err(_) => std::process::exit(crate::exit_status::FAILURE),
         };
         let seed = resolve_seed(shared.options.get_i64(opt::SEED, 0));
         let engine = Engine::start(shared.events_tx.clone(), tables, seed);
@@ -127,8 +127,12 @@ impl<'a, G: Evaluate> Session<'a, G> {
                     format!("line of {len} bytes ignored: too long"),
                 )),
                 Event::InputClosed => {
-                    self.wait_idle();
-                    return SessionEnd::Quit;
+                    // Scripts get what they asked for: bounded work finishes first.
+                    if !self.engine.running_bounded() {
+                        self.wait_idle();
+                        return SessionEnd::Quit;
+                    }
+                    self.shared.quit_when_idle = true;
                 }
                 Event::InputDone => {
                     if self.engine.running().is_none() {
@@ -172,6 +176,7 @@ impl<'a, G: Evaluate> Session<'a, G> {
         }
         let line = match report {
             Report::Info(info) => format_info(&info),
+            Report::Progress(progress) => format_progress(&progress),
             Report::PerftMove { mv, nodes } => format!("{mv}: {nodes}"),
             Report::BenchPosition { fen, nodes } => {
                 format!("info string bench {fen} nodes {nodes}")

@@ -301,8 +301,12 @@ impl<G: Evaluate> Mcts<G> {
         self.seldepth = self.seldepth.max(ply);
         for &id in &self.path {
             let n = &mut self.tree.nodes[id as usize];
-            n.visits = n.visits.saturating_add(1);
-            n.sum += value;
+            // A node that has seen 2³² − 1 visits keeps its mean (hours of search on a full
+            // tree): sum and visits stop together.
+            if n.visits < u32::MAX {
+                n.visits += 1;
+                n.sum += value;
+            }
         }
         if proven {
             for &id in self.path.iter().rev().skip(1) {

@@ -24,12 +24,15 @@
 //! root move's value `q` through the inverse logistic: `cp = scale · ln(q / (1 − q))`.
 //!
 //! Limits: `nodes N` counts iterations and stops after exactly N of them (fewer only when the
-//! root is proven or the tree is full); `depth D` grows the tree at most D plies deep and stops
-//! once the principal variation (the most visited line) is D plies long or ends in a proven
-//! result; `movetime` and clocks stop at the time manager's soft target. The tree lives in
-//! arenas within a byte budget (the `Hash` size); a full tree stops growing and ends the
-//! search (unless `infinite`). Nothing is random and the clock only decides when to stop, so a
-//! search limited by nodes alone is reproducible.
+//! root is proven); `depth D` grows the tree at most D plies deep and stops once the principal
+//! variation (the most visited line) is D plies long or ends in a proven result (`Searcher
+//! auto` gives a search limited by depth alone to alpha-beta); `movetime` and clocks stop at
+//! the time manager's soft target. The tree lives in arenas within a byte budget (the `Hash`
+//! size). A full tree stops growing but not searching: iterations go on through the tree
+//! there is, scoring its leaves by their static values, so every limit is honoured (only a
+//! search limited by `depth` alone, which a full tree could never satisfy, ends when the tree
+//! is full). Nothing is random and the clock only decides when to stop, so a search limited
+//! by nodes alone is reproducible.
 
 mod driver;
 mod tree;
@@ -182,7 +185,7 @@ pub fn search_with<G: Evaluate>(
             || stop.load(Ordering::Relaxed)
             || limits.nodes.is_some_and(|n| mcts.iterations >= n)
             || (mcts.iterations >= MIN_ITERATIONS && past(deadlines.soft.or(deadlines.hard)))
-            || (mcts.tree.full && !limits.infinite)
+            || (mcts.tree.full && limits.depth_only())
             || (limits.depth.is_some() && mcts.pv_reaches(max_depth));
         if done {
             break;

@@ -1,0 +1,92 @@
+//! Progress during a long iteration: what the main search thread reports between the `info`
+//! lines of finished iterations, so that a GUI is never left without news for more than a
+//! second (UCI's `currmove`/`currmovenumber` and a line of totals).
+
+use std::time::{Duration, Instant};
+
+/// After this long into a search the main thread names every root move it starts, and it never
+/// goes longer than this without a report of its totals.
+pub const PROGRESS_INTERVAL: Duration = Duration::from_secs(1);
+
+/// One progress report of the main search thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// The iteration at `depth` starts searching root move `mv`, the `number`-th (1-based) in
+    /// its order.
+    CurrMove {
+        /// The iteration's depth.
+        depth: u32,
+        /// The root move, in the game's notation.
+        mv: String,
+        /// Its place in the iteration's order of root moves, from 1.
+        number: usize,
+    },
+    /// The totals so far, in the middle of the iteration at `depth`.
+    Totals {
+        /// The iteration under way.
+        depth: u32,
+        /// Deepest ply reached so far.
+        seldepth: u32,
+        /// Nodes searched so far, all threads.
+        nodes: u64,
+        /// Nodes per second so far.
+        nps: u64,
+        /// Milliseconds since the search started.
+        time_ms: u64,
+        /// Transposition table fill in permille.
+        hashfull: u32,
+    },
+}
+
+/// Where the main thread's progress goes, and when the next report of totals is due.
+pub struct ProgressSink<'a> {
+    sink: &'a mut dyn FnMut(Progress),
+    start: Instant,
+    next_totals: Instant,
+}
+
+impl<'a> ProgressSink<'a> {
+    /// Progress of a search that started at `start`, sent to `sink`.
+    pub fn new(sink: &'a mut dyn FnMut(Progress), start: Instant) -> Self {
+        ProgressSink {
+            sink,
+            start,
+            next_totals: start + PROGRESS_INTERVAL,
+        }
+    }
+
+    /// Whether root moves are named: the search has run for [`PROGRESS_INTERVAL`].
+    pub fn names_root_moves(&self) -> bool {
+        self.start.elapsed() >= PROGRESS_INTERVAL
+    }
+
+    /// Reports that root move `mv`, the `number`-th, starts at `depth`.
+    pub fn current_move(&mut self, depth: u32, mv: String, number: usize) {
+        (self.sink)(Progress::CurrMove { depth, mv, number });
+    }
+
+    /// Whether a report of totals is due at `now`.
+    pub fn totals_due(&self, now: Instant) -> bool {
+        now >= self.next_totals
+    }
+
+    /// Reports the totals (see [`Progress::Totals`]) at `now`.
+    pub fn totals(&mut self, now: Instant, depth: u32, seldepth: u32, nodes: u64, hashfull: u32) {
+        let time = now.saturating_duration_since(self.start);
+        (self.sink)(Progress::Totals {
+            depth,
+            seldepth,
+            nodes,
+            nps: (nodes as u128 * 1000 / time.as_millis().max(1)) as u64,
+            time_ms: time.as_millis() as u64,
+            hashfull,
+        });
+        self.reported(now);
+    }
+
+    /// Something was reported at `now` (totals or a finished iteration): the next report of
+    /// totals is due a [`PROGRESS_INTERVAL`] later.
+    pub fn reported(&mut self, now: Instant) {
+        self.next_totals = now + PROGRESS_INTERVAL;
+    }
+}
