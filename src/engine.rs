@@ -139,14 +139,7 @@ impl<G: Evaluate> Job<G> {
     /// finish; a search without a limit runs until `stop` and is stopped.
     pub fn is_bounded(&self) -> bool {
         match self {
-            Job::Search { params, .. } => {
-                let l = &params.limits;
-                !l.infinite
-                    && (l.depth.is_some()
-                        || l.nodes.is_some()
-                        || l.movetime_ms.is_some()
-                        || l.clock.is_some())
-            }
+            Job::Search { params, .. } => params.limits.is_bounded(),
             Job::Perft { .. } | Job::Bench => true,
         }
     }

@@ -258,7 +258,7 @@ fn is_token_char(c: char) -> bool {
 /// 1 when the engine could not start or failed, 2 when the rule options are refused.
 pub fn run(args: &PlayArgs, input: Box<dyn BufRead + Send>, out: &mut dyn Write) -> i32 {
     match play(args, Typed::spawn(input), out) {
-        Ok(()) => 0,
+        Ok(()) => exit_status::SUCCESS,
         Err((status, message)) => {
             let _ = writeln!(out, "error: {message}");
             status
@@ -305,7 +305,7 @@ fn play(args: &PlayArgs, input: Typed, out: &mut dyn Write) -> Result<(), (i32, 
         engine,
         moves: Vec::new(),
     };
-    let io = |e: std::io::Error| (1, format!("cannot write: {e}"));
+    let io = |e: std::io::Error| (exit_status::FAILURE, format!("cannot write: {e}"));
     let watching = args.p1 == Seat::Engine && args.p2 == Seat::Engine;
     if watching {
         writeln!(
@@ -318,7 +318,7 @@ fn play(args: &PlayArgs, input: Typed, out: &mut dyn Write) -> Result<(), (i32, 
         writeln!(out, "{} — {HELP}", args.game.name()).map_err(io)?;
     }
     loop {
-        let view = s.view().map_err(|e| (1, e))?;
+        let view = s.view().map_err(|e| (exit_status::FAILURE, e))?;
         writeln!(out).map_err(io)?;
         write!(out, "{}", board(args.game, &view.fen, &values, args.color)).map_err(io)?;
         if let Some(last) = s.moves.last() {
@@ -338,9 +338,12 @@ fn play(args: &PlayArgs, input: Typed, out: &mut dyn Write) -> Result<(), (i32, 
                 s.engine.quit();
                 return Ok(());
             }
-            let mv = s.think().map_err(|e| (1, e))?;
+            let mv = s.think().map_err(|e| (exit_status::FAILURE, e))?;
             if !view.legal.contains(&mv) {
-                return Err((1, format!("the engine played {mv}, which is not legal")));
+                return Err((
+                    exit_status::FAILURE,
+                    format!("the engine played {mv}, which is not legal"),
+                ));
             }
             writeln!(out, "{side} (engine) plays {mv}").map_err(io)?;
             s.moves.push(mv);
@@ -368,7 +371,7 @@ fn play(args: &PlayArgs, input: Typed, out: &mut dyn Write) -> Result<(), (i32, 
                 "help" | "?" => writeln!(out, "{HELP}").map_err(io)?,
                 "moves" => writeln!(out, "{}", view.legal.join(" ")).map_err(io)?,
                 "hint" => {
-                    let mv = s.think().map_err(|e| (1, e))?;
+                    let mv = s.think().map_err(|e| (exit_status::FAILURE, e))?;
                     writeln!(out, "hint: {mv}").map_err(io)?;
                 }
                 "undo" => {

@@ -160,20 +160,25 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
                 nodes.fetch_add(POLL_INTERVAL, Ordering::Relaxed);
             }
             let over = self.node_limit.is_some_and(|n| self.total_nodes() >= n);
-            let late = self.deadlines.hard.is_some_and(|h| Instant::now() >= h);
+            // The clock is read once per poll, and only when a deadline or progress needs it.
+            let now = (self.deadlines.hard.is_some() || self.progress.is_some()).then(Instant::now);
+            let late = self
+                .deadlines
+                .hard
+                .zip(now)
+                .is_some_and(|(h, now)| now >= h);
             self.aborted = over || late;
-            self.report_totals_if_due();
+            if let Some(now) = now {
+                self.report_totals_if_due(now);
+            }
         }
         self.aborted
     }
 
-    /// Reports the totals through [`AlphaBeta::progress`] when they are due.
-    fn report_totals_if_due(&mut self) {
-        let Some(progress) = &self.progress else {
-            return;
-        };
-        let now = Instant::now();
-        if !progress.totals_due(now) || self.aborted {
+    /// Reports the totals through [`AlphaBeta::progress`] when they are due at `now`.
+    fn report_totals_if_due(&mut self, now: Instant) {
+        let due = self.progress.as_ref().is_some_and(|p| p.totals_due(now));
+        if !due || self.aborted {
             return;
         }
         let (nodes, hashfull) = (self.total_nodes(), self.hashfull());

@@ -57,6 +57,16 @@ const RESERVE_INCREMENTS: i64 = 2;
 const CHARGE_PER_OVERHEAD: i64 = 3;
 
 impl Limits {
+    /// Whether the search ends by itself: it has a limit (`depth`, `nodes`, `movetime` or a
+    /// clock) and is not `infinite`.
+    pub fn is_bounded(&self) -> bool {
+        !self.infinite
+            && (self.depth.is_some()
+                || self.nodes.is_some()
+                || self.movetime_ms.is_some()
+                || self.clock.is_some())
+    }
+
     /// Whether `depth` is the only limit: no `nodes`, `movetime`, clock or `infinite`.
     pub fn depth_only(&self) -> bool {
         self.depth.is_some()

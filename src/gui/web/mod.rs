@@ -100,7 +100,8 @@ const ASSETS: [(&str, &str, &str); 6] = [
 
 /// Runs `ludus web`: serves on 127.0.0.1:`port` (0 picks a free port) with `engine` (`None`:
 /// this program) and `game` first (default Sight), prints `listening on
-/// http://127.0.0.1:PORT` as the first line of `out`, and serves until the process ends. Returns 1 if the server or the engine cannot start.
+/// http://127.0.0.1:PORT` as the first line of `out`, and serves until the process ends.
+/// Returns 1 if the server or the engine cannot start.
 pub fn run(port: u16, engine: Option<PathBuf>, game: Option<GameId>, out: &mut dyn Write) -> i32 {
     let server = match WebServer::start(port, engine, game) {
         Ok(server) => server,
