@@ -192,6 +192,7 @@ impl<G: Evaluate> Engine<G> {
             events,
             stop: Arc::clone(&stop),
             tables,
+            mcts_tree: mcts::KeptTree::default(),
             rng: SmallRng::seed_from_u64(seed),
         };
         let thread = std::thread::Builder::new()
@@ -289,6 +290,8 @@ struct Worker<G: Evaluate> {
     events: Sender<Event>,
     stop: Arc<AtomicBool>,
     tables: SearchTables<G::Move>,
+    /// The last MCTS search's tree, for the next search (cleared with the tables).
+    mcts_tree: mcts::KeptTree<G>,
     rng: SmallRng,
 }
 
@@ -303,21 +306,28 @@ impl<G: Evaluate> Worker<G> {
                     let run = std::panic::catch_unwind(AssertUnwindSafe(|| self.run_job(id, job)));
                     if run.is_err() {
                         log::error!("job {id} failed; answering for it");
-                        self.tables.clear();
+                        self.clear_tables();
                         self.report(id, fallback);
                     }
                 }
-                Control::NewGame => self.tables.clear(),
+                Control::NewGame => self.clear_tables(),
                 Control::ResizeHash(mib) => self.resize_hash(mib),
                 Control::Seed(seed) => self.rng = SmallRng::seed_from_u64(seed),
             }
         }
     }
 
+    /// Forgets everything learnt: the transposition and history tables and the kept tree.
+    fn clear_tables(&mut self) {
+        self.tables.clear();
+        self.mcts_tree.clear();
+    }
+
     /// Frees the table, then allocates one of `mib` MiB; if that fails, one of the old size,
     /// else the smallest.
     fn resize_hash(&mut self, mib: usize) {
         let old_mib = self.tables.tt.bytes() >> 20;
+        self.mcts_tree.clear();
         self.tables.tt = TranspositionTable::tiny();
         self.tables.history.clear();
         if let Ok(tt) = TranspositionTable::new(mib) {
@@ -364,6 +374,10 @@ impl<G: Evaluate> Worker<G> {
         let start = Instant::now();
         let events = &self.events;
         let send = |report| events.send(Event::Worker { job: id, report }).ok();
+        if level != Level::Full || !searcher.uses_mcts(root, &params.limits) {
+            // Only MCTS goes on from the kept tree; no need to hold its memory.
+            self.mcts_tree.clear();
+        }
         let mut report = |i| {
             send(Report::Info(i));
         };
@@ -371,7 +385,8 @@ impl<G: Evaluate> Worker<G> {
             Level::Full if searcher.uses_mcts(root, &params.limits) => {
                 // The tree may use as much memory as the transposition table (option `Hash`).
                 let budget = self.tables.tt.bytes();
-                mcts::search(root, params, budget, &self.stop, &mut report).best
+                let kept = &mut self.mcts_tree;
+                mcts::search_reusing(root, params, budget, kept, &self.stop, &mut report).best
             }
             Level::Full => {
                 let mut progress = |p| {

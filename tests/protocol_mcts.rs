@@ -1,6 +1,7 @@
 //! Option `Searcher` through the protocol: advertised with alpha-beta as the default, a bad
 //! value refused in the usual words, MCTS answering `go movetime` and `go infinite` + `stop`
-//! with a legal move, `go nodes` reproducible, Isaac's scoring phase left to alpha-beta, and
+//! with a legal move, `go nodes` reproducible, the tree kept between moves until
+//! `uginewgame`, Isaac's scoring phase left to alpha-beta, and
 //! Isaac's default search keeping to `depth` and `movetime` (a full tree does not end it).
 
 mod process;
@@ -127,6 +128,35 @@ fn mcts_go_nodes_is_reproducible_and_counts_iterations() {
     let last_info = &a[a.len() - 2];
     assert!(last_info.contains(" nodes 1500 "), "{last_info}");
     assert!(a[a.len() - 1].starts_with("bestmove "), "{a:#?}");
+}
+
+/// The `depth` and `pv` of the last `info` line of a search.
+fn last_line(lines: &[String]) -> (u64, Vec<String>) {
+    let info = &lines[lines.len() - 2];
+    let depth = info_field(info, "depth").expect("a depth");
+    let pv = info.split(" pv ").nth(1).expect("a pv");
+    (depth, pv.split(' ').map(str::to_string).collect())
+}
+
+#[test]
+fn mcts_goes_on_from_its_tree_until_uginewgame() {
+    let mut engine = Engine::spawn();
+    engine.send("setoption name UCI_Variant value isaac");
+    engine.send("position startpos");
+    let (_, pv) = last_line(&search(&mut engine, "go nodes 3000"));
+    assert!(pv.len() >= 3, "{pv:?}");
+    // The move played and the reply expected: one iteration has the old line below it.
+    let later = format!("position startpos moves {} {}", pv[0], pv[1]);
+    engine.send(&later);
+    let (depth, line) = last_line(&search(&mut engine, "go nodes 1"));
+    assert!(depth >= 2, "{line:?}");
+    assert_eq!(line[0], pv[2]);
+    // A new game forgets the tree: one iteration, one ply.
+    engine.send("uginewgame");
+    engine.send(&later);
+    let (depth, _) = last_line(&search(&mut engine, "go nodes 1"));
+    assert_eq!(depth, 1);
+    engine.quit(Duration::from_secs(10));
 }
 
 #[test]

@@ -61,6 +61,14 @@ impl<G: Evaluate> Mcts<G> {
         }
     }
 
+    /// A search that goes on from `tree`, whose root is expanded (see [`super::reuse`]).
+    pub fn resume(tree: Tree<G::Move>, max_depth: u32, config: Config) -> Self {
+        Mcts {
+            tree,
+            ..Mcts::new(0, max_depth, config)
+        }
+    }
+
     /// Creates the root with an edge for each of `moves`; false if even that does not fit.
     pub fn start(&mut self, root: &G, moves: &[G::Move]) -> bool {
         if !self.tree.reserve(1, 0) {

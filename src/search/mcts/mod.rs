@@ -32,9 +32,11 @@
 //! there is, scoring its leaves by their static values, so every limit is honoured (only a
 //! search limited by `depth` alone, which a full tree could never satisfy, ends when the tree
 //! is full). Nothing is random and the clock only decides when to stop, so a search limited
-//! by nodes alone is reproducible.
+//! by nodes alone is reproducible. [`search_reusing`] keeps the tree for the next search,
+//! which goes on from the subtree of its position when the tree reaches it ([`reuse`]).
 
 mod driver;
+pub mod reuse;
 mod tree;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -44,6 +46,7 @@ use super::score::MATE_BOUND;
 use super::{Score, SearchInfo, SearchParams, SearchResult, pv_strings};
 use crate::game::{Evaluate, Player};
 use driver::Mcts;
+pub use reuse::KeptTree;
 use tree::for_side;
 
 /// The tunable constants of the search.
@@ -142,15 +145,40 @@ pub fn search<G: Evaluate>(
     stop: &AtomicBool,
     report: &mut dyn FnMut(SearchInfo),
 ) -> SearchResult {
-    search_with(root, params, budget, DEFAULT_CONFIG, stop, report)
+    let mut fresh = KeptTree::default();
+    search_with(
+        root,
+        params,
+        budget,
+        DEFAULT_CONFIG,
+        &mut fresh,
+        stop,
+        report,
+    )
 }
 
-/// [`search`] with other constants (for tuning).
+/// [`search`] that goes on from the tree `kept` holds when it reaches `root` (see [`reuse`]),
+/// and leaves its own tree there for the next search. A search restricted to some root moves
+/// (`go searchmoves`) starts afresh and keeps nothing. `nodes N` counts this search's
+/// iterations only.
+pub fn search_reusing<G: Evaluate>(
+    root: &G,
+    params: &SearchParams<G::Move>,
+    budget: usize,
+    kept: &mut KeptTree<G>,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(SearchInfo),
+) -> SearchResult {
+    search_with(root, params, budget, DEFAULT_CONFIG, kept, stop, report)
+}
+
+/// [`search_reusing`] with other constants (for tuning).
 pub fn search_with<G: Evaluate>(
     root: &G,
     params: &SearchParams<G::Move>,
     budget: usize,
     config: Config,
+    kept: &mut KeptTree<G>,
     stop: &AtomicBool,
     report: &mut dyn FnMut(SearchInfo),
 ) -> SearchResult {
@@ -171,12 +199,25 @@ pub fn search_with<G: Evaluate>(
         .unwrap_or(MAX_TREE_DEPTH)
         .clamp(1, MAX_TREE_DEPTH);
     let lines = params.multipv.max(1);
-    let mut mcts = Mcts::new(budget, max_depth, config);
+    let restricted = params.root_moves.is_some();
+    let reused = if restricted {
+        kept.clear();
+        None
+    } else {
+        kept.take_for(root, budget)
+    };
+    let mut mcts = match reused {
+        Some(tree) => Mcts::resume(tree, max_depth, config),
+        None => {
+            let mut mcts = Mcts::new(budget, max_depth, config);
+            if !mcts.start(root, &moves) {
+                result.best = Some(root.move_to_string(first));
+                return result;
+            }
+            mcts
+        }
+    };
     let mut pos = root.clone();
-    if !mcts.start(root, &moves) {
-        result.best = Some(root.move_to_string(first));
-        return result;
-    }
     let mut next_report = 1u64;
     let mut last_report = start;
     let mut reported_at = None;
@@ -213,6 +254,9 @@ pub fn search_with<G: Evaluate>(
     result.depth = best.depth;
     if reported_at != Some(mcts.iterations) {
         infos.into_iter().for_each(report);
+    }
+    if !restricted {
+        kept.keep(root, mcts.tree);
     }
     result
 }

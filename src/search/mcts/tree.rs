@@ -213,6 +213,67 @@ impl<M: Copy> Tree<M> {
         }
     }
 
+    /// The byte budget the tree was made with.
+    pub fn budget(&self) -> usize {
+        self.budget
+    }
+
+    /// Keeps only the subtree under `new_root`, which becomes node 0, and frees the rest for
+    /// growth (the arenas keep their capacity). In place: nodes keep their order of creation
+    /// (a parent is always older than its children, so `new_root` comes first and every node
+    /// moves down or stays), and each node's edges, contiguous, move down in the order they
+    /// lie in the arena (widening leaves dead edges behind; they are dropped).
+    pub fn reroot(&mut self, new_root: NodeId) {
+        let mut kept = Vec::new();
+        let mut stack = vec![new_root];
+        while let Some(id) = stack.pop() {
+            kept.push(id);
+            let n = &self.nodes[id as usize];
+            for e in n.edge_ids() {
+                let child = self.edges[e as usize].child;
+                if child != NO_CHILD {
+                    stack.push(child);
+                }
+            }
+        }
+        kept.sort_unstable();
+        debug_assert_eq!(
+            kept.first(),
+            Some(&new_root),
+            "a node is older than its subtree"
+        );
+        let mut new_id = vec![NO_CHILD; self.nodes.len()];
+        for (i, &old) in kept.iter().enumerate() {
+            new_id[old as usize] = i as NodeId;
+        }
+        let mut with_edges: Vec<NodeId> = kept
+            .iter()
+            .copied()
+            .filter(|&id| self.nodes[id as usize].edge_count > 0)
+            .collect();
+        with_edges.sort_unstable_by_key(|&id| self.nodes[id as usize].first_edge);
+        let mut cursor: EdgeId = 0;
+        for id in with_edges {
+            let n = &mut self.nodes[id as usize];
+            let range = n.edge_ids();
+            self.edges
+                .copy_within(range.start as usize..range.end as usize, cursor as usize);
+            n.first_edge = cursor;
+            cursor += n.edge_count;
+        }
+        self.edges.truncate(cursor as usize);
+        for edge in &mut self.edges {
+            if edge.child != NO_CHILD {
+                edge.child = new_id[edge.child as usize];
+            }
+        }
+        for (i, &old) in kept.iter().enumerate() {
+            self.nodes[i] = self.nodes[old as usize];
+        }
+        self.nodes.truncate(kept.len());
+        self.full = false;
+    }
+
     /// Adds a node (room must have been reserved) and returns its id.
     pub fn push_node(&mut self, node: Node) -> NodeId {
         self.nodes.push(node);
@@ -370,6 +431,57 @@ mod tests {
         // Growth slows down near the budget instead of failing with much of it unused.
         assert!(tree.permille() > 950, "{} permille", tree.permille());
         assert!(added > 90, "{added} expansions fit in 100 kB");
+    }
+
+    fn edge(mv: u32, child: NodeId) -> Edge<u32> {
+        Edge {
+            mv,
+            prior: 0.5,
+            value: 0.5,
+            child,
+        }
+    }
+
+    #[test]
+    fn rerooting_keeps_the_subtree_in_place_and_drops_the_rest() {
+        let mut tree: Tree<u32> = Tree::new(1 << 20);
+        assert!(tree.reserve(6, 8));
+        // Root 0 → a (1), b (2); a → c (3) and an unvisited move; b → d (4); c → e (5).
+        // a was widened: its first two edges were left behind as dead ones.
+        for visits in [10, 6, 4, 3, 2, 1] {
+            let id = tree.push_node(Node::leaf(Player::One, 0.5));
+            tree.nodes[id as usize].visits = visits;
+        }
+        let edges = [
+            edge(100, 1), // 0: root → a
+            edge(101, 2), // 1: root → b
+            edge(110, 3), // 2: dead (a before widening)
+            edge(200, 4), // 3: b → d
+            edge(110, 3), // 4: a → c
+            edge(111, NO_CHILD),
+            edge(300, 5), // 6: c → e
+        ];
+        tree.edges.extend(edges);
+        for (id, first, count) in [(0, 0, 2), (1, 4, 2), (2, 3, 1), (3, 6, 1)] {
+            let n = &mut tree.nodes[id];
+            (n.first_edge, n.edge_count, n.expanded) = (first, count, true);
+        }
+        tree.full = true;
+        tree.reroot(1);
+        // a, c, e remain, in that order, with a's two edges and c's one.
+        let visits: Vec<u32> = tree.nodes.iter().map(|n| n.visits).collect();
+        assert_eq!(visits, [6, 3, 1]);
+        let moves: Vec<(u32, NodeId)> = tree.edges.iter().map(|e| (e.mv, e.child)).collect();
+        assert_eq!(moves, [(110, 1), (111, NO_CHILD), (300, 2)]);
+        assert_eq!(tree.nodes[0].edge_ids(), 0..2);
+        assert_eq!(tree.nodes[1].edge_ids(), 2..3);
+        assert_eq!(tree.nodes[2].edge_count, 0);
+        assert!(!tree.full);
+        // Rerooting at the root changes nothing.
+        let before: Vec<u32> = tree.edges.iter().map(|e| e.mv).collect();
+        tree.reroot(0);
+        assert_eq!(tree.edges.iter().map(|e| e.mv).collect::<Vec<_>>(), before);
+        assert_eq!(tree.nodes.len(), 3);
     }
 
     #[test]
