@@ -49,3 +49,4 @@ pub mod machine;
 pub mod protocol;
 pub mod referee;
 pub mod search;
+pub mod solve;

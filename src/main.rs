@@ -11,6 +11,7 @@ use ludus::protocol::oneshot::{self, Setup};
 use ludus::protocol::output::Mode;
 use ludus::protocol::{self, Config};
 use ludus::referee::{self, cli::MatchCommand};
+use ludus::solve::cli::SolveCommand;
 
 /// ludus: an engine for Isaac, Sight and Tactigon speaking the UGI/UCI protocol.
 ///
@@ -126,6 +127,9 @@ enum Command {
     },
     /// Play a match between engines (cutechess/fastchess style), or `match merge` results.
     Match(Box<MatchCommand>),
+    /// Prove who wins a Sight position (the empty 5×5 board by default), or `solve merge`
+    /// the results of shards (see docs/solved.md).
+    Solve(Box<SolveCommand>),
 }
 
 #[derive(Args)]
@@ -249,6 +253,9 @@ fn main() -> ExitCode {
                 command.group_engines(sub);
             }
             referee::cli::run(*command, game, &mut std::io::stdout())
+        }
+        Some(Command::Solve(command)) => {
+            ludus::solve::cli::run(*command, chosen, &mut std::io::stdout())
         }
     };
     ExitCode::from(status.clamp(0, 255) as u8)

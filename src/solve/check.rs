@@ -1,0 +1,172 @@
+//! The certificate checker: verifies every claim of a [`Certificate`] on the game's own rules
+//! ([`crate::game::sight::Sight`], not the solver's board), with none of the solver's
+//! pruning. For a claimed win it plays the strategy's move (which must be legal) and checks
+//! the position after it as a loss for the opponent; for a claimed loss it tries every legal
+//! move and checks each resulting position as a win for the opponent; a position that has
+//! at most `leaf_empties` empty points is solved by a plain exhaustive search. Nothing is
+//! taken on trust: the strategy is only a lookup of which move to try, so a wrong key or a
+//! wrong move can only make the check fail, never pass.
+
+use std::collections::{HashMap, HashSet};
+
+use super::board::Board;
+use super::certificate::Certificate;
+use super::results::move_name;
+use super::symmetry::Symmetries;
+use crate::game::Game;
+use crate::game::sight::{Sight, SightSettings};
+
+/// What a check counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CheckStats {
+    /// Positions checked through the strategy (each once per claimed result).
+    pub positions: u64,
+    /// Leaves solved by exhaustive search.
+    pub leaves: u64,
+    /// Nodes of those searches.
+    pub leaf_nodes: u64,
+}
+
+/// The checker of one certificate.
+pub struct Checker<'a> {
+    cert: &'a Certificate,
+    syms: Symmetries,
+    settings: SightSettings,
+    /// Positions (exact, not canonical) already verified with their claimed result.
+    verified: HashSet<(u128, bool)>,
+    /// Exhaustive results by exact position.
+    solved: HashMap<u128, bool>,
+    /// What was counted.
+    pub stats: CheckStats,
+}
+
+/// The exact position: five bits per point (owner, height) and the side to move. Not
+/// canonical: the checker knows nothing of symmetry.
+fn exact_key(pos: &Sight) -> u128 {
+    let n = pos.size();
+    let mut key = (pos.side_to_move().index() as u128) << 125;
+    for p in 0..n * n {
+        if let Some((owner, h)) = pos.pile(p) {
+            key |= ((owner.index() as u128) << 4 | h.min(15) as u128) << (5 * p);
+        }
+    }
+    key
+}
+
+impl<'a> Checker<'a> {
+    /// A checker for `cert`; `None` for a board size the solver does not take.
+    pub fn new(cert: &'a Certificate) -> Option<Checker<'a>> {
+        let lines = super::board::Lines::new(cert.size)?;
+        Some(Checker {
+            cert,
+            syms: Symmetries::new(&lines),
+            settings: SightSettings {
+                size: cert.size,
+                strict_tallest: cert.strict,
+            },
+            verified: HashSet::new(),
+            solved: HashMap::new(),
+            stats: CheckStats::default(),
+        })
+    }
+
+    /// Checks claim `index`; the error says which position fails and why.
+    pub fn check_claim(&mut self, index: usize) -> Result<(), String> {
+        let (fen, win) = &self.cert.claims[index];
+        let pos = Sight::from_fen(fen, &self.settings).map_err(|e| format!("{fen}: {e}"))?;
+        if Board::from_sight(&pos).is_none() {
+            return Err(format!(
+                "{fen}: a pile could grow taller than the checker's keys hold"
+            ));
+        }
+        if pos.outcome().is_some() {
+            // A finished game: the side to move has lost.
+            return if *win {
+                Err(format!("{fen}: claimed a win in a finished game"))
+            } else {
+                Ok(())
+            };
+        }
+        self.check(&pos, *win)
+    }
+
+    fn check(&mut self, root: &Sight, win: bool) -> Result<(), String> {
+        let mut stack = vec![(root.clone(), win)];
+        let mut moves = Vec::new();
+        while let Some((pos, win)) = stack.pop() {
+            let key = exact_key(&pos);
+            if !self.verified.insert((key, win)) {
+                continue;
+            }
+            self.stats.positions += 1;
+            let empties = (0..self.cert.size * self.cert.size)
+                .filter(|&p| pos.pile(p).is_none())
+                .count() as u32;
+            if empties <= self.cert.leaf_empties {
+                self.stats.leaves += 1;
+                if self.wins(&pos) != win {
+                    return Err(format!(
+                        "{}: claimed a {}, exhaustive search says otherwise",
+                        pos.to_fen(),
+                        if win { "win" } else { "loss" }
+                    ));
+                }
+                continue;
+            }
+            if win {
+                let mv = self.strategy_move(&pos).ok_or_else(|| {
+                    format!("{}: a win with no move in the strategy", pos.to_fen())
+                })?;
+                let mut child = pos.clone();
+                child.try_play_str(&mv).map_err(|e| {
+                    format!("{}: the strategy's {mv} is illegal: {e}", pos.to_fen())
+                })?;
+                if child.outcome().is_none() {
+                    stack.push((child, false));
+                }
+            } else {
+                pos.generate_moves(&mut moves);
+                for &m in &moves {
+                    let mut child = pos.clone();
+                    child.play(m);
+                    if child.outcome().is_some() {
+                        return Err(format!(
+                            "{}: claimed a loss, {} wins at once",
+                            pos.to_fen(),
+                            pos.move_to_string(m)
+                        ));
+                    }
+                    stack.push((child, true));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The strategy's move for `pos` in its own frame, in notation.
+    fn strategy_move(&self, pos: &Sight) -> Option<String> {
+        let b = Board::from_sight(pos)?;
+        let c = self.syms.canonical(&b);
+        let &(m, _) = self.cert.strategy.get(&c.key)?;
+        Some(move_name(self.cert.size, self.syms.unmap_move(c.sym, m)))
+    }
+
+    /// Whether the side to move wins: plain minimax to the end of the game, stopping at the
+    /// first winning move, results remembered by exact position.
+    fn wins(&mut self, pos: &Sight) -> bool {
+        let key = exact_key(pos);
+        if let Some(&w) = self.solved.get(&key) {
+            return w;
+        }
+        self.stats.leaf_nodes += 1;
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        let win = moves.iter().any(|&m| {
+            let mut child = pos.clone();
+            child.play(m);
+            child.outcome().is_some() || !self.wins(&child)
+        });
+        self.solved.insert(key, win);
+        win
+    }
+}

@@ -1,0 +1,462 @@
+//! `ludus solve`: prove who wins a Sight position (the empty board by default) on boards up to
+//! 5×5, split into frontier positions that are proven one by one, appended to a results file
+//! (a rerun resumes after the last line) and shardable across processes or machines
+//! (`--shard K/N`, then `ludus solve merge FILES…`).
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use clap::{Args, Subcommand};
+
+use super::board::{Board, Lines};
+use super::certify;
+use super::frontier::{Top, frontier};
+use super::prover::{Progress, Prover};
+use super::results::{self, Line, SolveId, format_line, move_name};
+use super::symmetry::Symmetries;
+use super::table::{ProofTable, Proven};
+use crate::exit_status;
+use crate::game::sight::{Sight, SightSettings};
+use crate::game::{Game, GameId};
+use crate::referee::schedule::Shard;
+
+/// `ludus solve`: prove a Sight position, or merge the results of shards.
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct SolveCommand {
+    #[command(subcommand)]
+    sub: Option<SolveSub>,
+    #[command(flatten)]
+    args: SolveArgs,
+}
+
+/// `ludus solve merge | certify | check`.
+#[derive(Subcommand, Debug)]
+enum SolveSub {
+    /// Put the results files of the shards of one solve together and print its result
+    /// (files of another solve, or results that disagree, are refused).
+    Merge {
+        /// Results files written by `ludus solve --results`.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Write the certificate of a finished solve: the result of the root and of every
+    /// position down to the frontier, and a winning strategy proving them.
+    Certify {
+        /// Results files of the solve (all its shards).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Strategy files the solve wrote (`--strategy`); the proofs of frontier positions
+        /// missing from them are walked again here.
+        #[arg(long, num_args = 1..)]
+        strategy: Vec<PathBuf>,
+        /// Leave positions with at most this many empty points to the checker's search.
+        #[arg(long, default_value_t = 15)]
+        leaf_empties: u32,
+        /// Write the certificate here.
+        #[arg(long)]
+        out: PathBuf,
+        /// Proof table size in MiB.
+        #[arg(long, default_value_t = 1024)]
+        hash: usize,
+    },
+    /// Check a certificate on the game's own rules, independently of the solver.
+    Check {
+        /// The certificate.
+        file: PathBuf,
+    },
+}
+
+/// What to solve and how.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// Board side, 2–5.
+    #[arg(long, default_value_t = 5)]
+    size: usize,
+    /// The strict-tallest rule variant (docs/rules/sight.md §6.1).
+    #[arg(long)]
+    strict_tallest: bool,
+    /// Prove this position (Sight's notation) instead of the empty board.
+    #[arg(long)]
+    fen: Option<String>,
+    /// Split at this many plies below the root: the positions there (one per symmetry class)
+    /// are proven one by one, each a checkpoint and a unit of sharding.
+    #[arg(long, default_value_t = 2)]
+    frontier: u32,
+    /// Prove only shard K of N of the frontier positions (the K-th of every N).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// Append each proven frontier position to this file; positions already in it are not
+    /// proven again (resume). Without it nothing is kept.
+    #[arg(long)]
+    results: Option<PathBuf>,
+    /// Also walk each frontier position's proof while the table holds it and append the
+    /// winner's moves to this strategy file, for `ludus solve certify`.
+    #[arg(long)]
+    strategy: Option<PathBuf>,
+    /// Walk the proofs down to positions with this many empty points (the certificate's
+    /// leaves).
+    #[arg(long, default_value_t = 15)]
+    leaf_empties: u32,
+    /// Proof table size in MiB.
+    #[arg(long, default_value_t = 1024)]
+    hash: usize,
+    /// Seconds between progress lines during a long proof.
+    #[arg(long, default_value_t = 10)]
+    progress: u64,
+}
+
+/// Runs `ludus solve` and returns the exit status; everything it prints goes to `out`.
+pub fn run(command: SolveCommand, game: Option<GameId>, out: &mut dyn Write) -> i32 {
+    if game.is_some_and(|g| g != GameId::Sight) {
+        eprintln!("error: ludus solve solves Sight only (drop --game or say --game sight)");
+        return exit_status::USAGE;
+    }
+    let outcome = match command.sub {
+        Some(SolveSub::Merge { files }) => merge(&files, out),
+        Some(SolveSub::Certify {
+            files,
+            strategy,
+            leaf_empties,
+            out: path,
+            hash,
+        }) => certify::certify(&files, &strategy, leaf_empties, &path, hash, out),
+        Some(SolveSub::Check { file }) => certify::check(&file, out),
+        None => solve(&command.args, out),
+    };
+    match outcome {
+        Ok(()) => exit_status::SUCCESS,
+        Err(Failure::Refused(e)) => {
+            eprintln!("error: {e}");
+            exit_status::USAGE
+        }
+        Err(Failure::Failed(e)) => {
+            eprintln!("error: {e}");
+            exit_status::FAILURE
+        }
+    }
+}
+
+pub(super) enum Failure {
+    /// The command line, a file or a position was refused before any proof.
+    Refused(String),
+    /// Work started and could not go on (memory, a file that cannot be written).
+    Failed(String),
+}
+
+/// The board, its symmetries and the root of one solve.
+pub(super) struct Setup {
+    pub id: SolveId,
+    pub lines: Lines,
+    pub syms: Symmetries,
+    pub root: Board,
+}
+
+impl Setup {
+    pub fn new(
+        size: usize,
+        strict: bool,
+        fen: Option<&str>,
+        frontier: u32,
+    ) -> Result<Setup, String> {
+        let lines = Lines::new(size)
+            .ok_or_else(|| format!("the solver takes boards of side 2–5, not {size}"))?;
+        let settings = SightSettings {
+            size,
+            strict_tallest: strict,
+        };
+        let pos = match fen {
+            Some(fen) => Sight::from_fen(fen, &settings).map_err(|e| format!("--fen: {e}"))?,
+            None => Sight::start(&settings),
+        };
+        if pos.size() != size {
+            return Err(format!(
+                "--fen is a {0}×{0} position; say --size {0}",
+                pos.size()
+            ));
+        }
+        let root = Board::from_sight(&pos).ok_or_else(|| {
+            "--fen: a pile could grow taller than the solver's keys hold (15)".to_string()
+        })?;
+        let syms = Symmetries::new(&lines);
+        let id = SolveId {
+            size,
+            strict,
+            frontier,
+            root: root.to_fen(size),
+        };
+        Ok(Setup {
+            id,
+            lines,
+            syms,
+            root,
+        })
+    }
+}
+
+pub(super) fn write_out(out: &mut dyn Write, text: &str) -> Result<(), Failure> {
+    writeln!(out, "{text}")
+        .and_then(|_| out.flush())
+        .map_err(|e| Failure::Failed(format!("cannot write the output: {e}")))
+}
+
+fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let setup = Setup::new(
+        args.size,
+        args.strict_tallest,
+        args.fen.as_deref(),
+        args.frontier,
+    )
+    .map_err(Failure::Refused)?;
+    let Setup {
+        id,
+        lines,
+        syms,
+        root,
+    } = &setup;
+    let n = id.size;
+    let positions = frontier(root, id.frontier, lines, syms);
+    let shard = args.shard.unwrap_or(Shard { index: 1, count: 1 });
+    let mine: Vec<&(u128, Board)> = positions
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i as u64 % shard.count == shard.index - 1)
+        .map(|(_, p)| p)
+        .collect();
+    let mut known: HashMap<u128, Line> = HashMap::new();
+    if let Some(path) = &args.results
+        && std::fs::metadata(path).is_ok_and(|m| m.len() > 0)
+    {
+        for line in results::read(path, id, syms).map_err(Failure::Refused)? {
+            known.insert(line.key, line);
+        }
+    }
+    let mut file = match &args.results {
+        Some(path) => Some(results::open_for_append(path, id).map_err(Failure::Refused)?),
+        None => None,
+    };
+    let mut walks = match &args.strategy {
+        Some(path) => Some(
+            certify::Walks::open(path, id, args.leaf_empties, syms).map_err(Failure::Refused)?,
+        ),
+        None => None,
+    };
+    let mut table = ProofTable::new(args.hash)
+        .ok_or_else(|| Failure::Failed(format!("cannot allocate a {} MiB table", args.hash)))?;
+    let todo = mine.iter().filter(|(k, _)| !known.contains_key(k)).count();
+    write_out(
+        out,
+        &format!(
+            "solve {} ({} rules), frontier {} plies: {} positions, shard {shard}: {}, {} already proven, {} to prove; table {} MiB",
+            id.root,
+            if id.strict { "strict" } else { "official" },
+            id.frontier,
+            positions.len(),
+            mine.len(),
+            mine.len() - todo,
+            todo,
+            table.bytes() >> 20
+        ),
+    )?;
+    let started = Instant::now();
+    let mut done = 0;
+    for (key, b) in mine {
+        if let Some(line) = known.get(key) {
+            if let Some(walks) = walks.as_mut() {
+                walks.walk(b, line.proven.win, lines, syms, &mut table, out)?;
+            }
+            continue;
+        }
+        let t0 = Instant::now();
+        let capacity = table.capacity();
+        let (proven, nodes) = {
+            let mut report = |p: Progress| {
+                let _ = writeln!(
+                    out,
+                    "  … {} nodes, {:.0} k/s, table {} of {capacity} entries, {:.0} s",
+                    p.nodes,
+                    p.nodes as f64 / p.elapsed.as_secs_f64().max(1e-3) / 1e3,
+                    p.stored,
+                    p.elapsed.as_secs_f64()
+                );
+                let _ = out.flush();
+            };
+            let every = Duration::from_secs(args.progress);
+            let mut prover = Prover::new(lines, syms, &mut table).with_progress(every, &mut report);
+            let proven = prover.prove(b);
+            (proven, prover.nodes)
+        };
+        let line = Line {
+            key: *key,
+            proven,
+            nodes,
+            ms: t0.elapsed().as_millis() as u64,
+        };
+        let text = format_line(n, b, &line);
+        if let (Some(f), Some(path)) = (file.as_mut(), &args.results) {
+            writeln!(f, "{text}")
+                .and_then(|_| f.flush())
+                .map_err(|e| Failure::Failed(format!("{}: {e}", path.display())))?;
+        }
+        done += 1;
+        write_out(
+            out,
+            &format!(
+                "[{done}/{todo}] {} {} in {} plies, best {}: {nodes} nodes, {:.1} s (total {:.0} s)",
+                b.to_fen(n),
+                if proven.win { "win" } else { "loss" },
+                proven.dist,
+                proven.best.map_or("-".into(), |m| move_name(n, m)),
+                line.ms as f64 / 1e3,
+                started.elapsed().as_secs_f64()
+            ),
+        )?;
+        if let Some(walks) = walks.as_mut() {
+            walks.walk(b, proven.win, lines, syms, &mut table, out)?;
+        }
+        known.insert(*key, line);
+    }
+    let complete = positions.iter().all(|(k, _)| known.contains_key(k));
+    if !complete {
+        let have = positions
+            .iter()
+            .filter(|(k, _)| known.contains_key(k))
+            .count();
+        return write_out(
+            out,
+            &format!(
+                "{have} of {} frontier positions proven here; put the shards together with `ludus solve merge FILES…`",
+                positions.len()
+            ),
+        );
+    }
+    summary(&setup, &known, out)
+}
+
+fn merge(files: &[PathBuf], out: &mut dyn Write) -> Result<(), Failure> {
+    let (setup, known) = read_complete(files)?;
+    summary(&setup, &known, out)
+}
+
+/// The solve of `files` and its results, which must cover the whole frontier.
+pub(super) fn read_complete(files: &[PathBuf]) -> Result<(Setup, HashMap<u128, Line>), Failure> {
+    let id = read_id(&files[0]).map_err(Failure::Refused)?;
+    let setup =
+        Setup::new(id.size, id.strict, Some(&id.root), id.frontier).map_err(Failure::Refused)?;
+    let mut all = Vec::new();
+    for path in files {
+        all.extend(results::read(path, &setup.id, &setup.syms).map_err(Failure::Refused)?);
+    }
+    let known = results::merge(all).map_err(Failure::Refused)?;
+    let positions = frontier(&setup.root, id.frontier, &setup.lines, &setup.syms);
+    let missing = positions
+        .iter()
+        .filter(|(k, _)| !known.contains_key(k))
+        .count();
+    if missing > 0 {
+        return Err(Failure::Refused(format!(
+            "{missing} of {} frontier positions have no result in these files",
+            positions.len()
+        )));
+    }
+    Ok((setup, known))
+}
+
+/// The solve a results file belongs to, from its header.
+pub(super) fn read_id(path: &Path) -> Result<SolveId, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut lines = text.lines();
+    if lines.next() != Some(results::MAGIC) {
+        return Err(format!(
+            "{}: not a ludus solve results file",
+            path.display()
+        ));
+    }
+    let header = lines.next().unwrap_or("");
+    let bad = || format!("{}: bad header '{header}'", path.display());
+    let words: Vec<&str> = header.split(' ').collect();
+    match words[..] {
+        [
+            "#",
+            "size",
+            size,
+            "rules",
+            rules,
+            "frontier",
+            frontier,
+            "root",
+            board,
+            side,
+        ] => Ok(SolveId {
+            size: size.parse().map_err(|_| bad())?,
+            strict: match rules {
+                "strict" => true,
+                "official" => false,
+                _ => return Err(bad()),
+            },
+            frontier: frontier.parse().map_err(|_| bad())?,
+            root: format!("{board} {side}"),
+        }),
+        _ => Err(bad()),
+    }
+}
+
+/// Prints the root's result and every root move's.
+fn summary(setup: &Setup, known: &HashMap<u128, Line>, out: &mut dyn Write) -> Result<(), Failure> {
+    let results: HashMap<u128, Proven> = known.iter().map(|(k, l)| (*k, l.proven)).collect();
+    let top = Top {
+        lines: &setup.lines,
+        syms: &setup.syms,
+        results: &results,
+        plies: setup.id.frontier,
+    };
+    let Some(value) = top.root(&setup.root) else {
+        return Err(Failure::Failed("a frontier position has no result".into()));
+    };
+    let n = setup.id.size;
+    let mover = if setup.root.side == 0 {
+        "White"
+    } else {
+        "Black"
+    };
+    let other = if setup.root.side == 0 {
+        "Black"
+    } else {
+        "White"
+    };
+    let winner = if value.proven.win { mover } else { other };
+    let nodes: u64 = known.values().map(|l| l.nodes).sum();
+    let ms: u64 = known.values().map(|l| l.ms).sum();
+    write_out(
+        out,
+        &format!(
+            "result {}: {winner} wins ({mover} to move); the proof's line lasts {} plies; {} frontier positions, {nodes} nodes, {:.1} s of proofs",
+            setup.id.root,
+            value.proven.dist,
+            known.len(),
+            ms as f64 / 1e3
+        ),
+    )?;
+    let mut wins = Vec::new();
+    let mut losses = Vec::new();
+    for (m, p) in &value.moves {
+        let entry = format!("{} ({})", move_name(n, *m), p.dist);
+        if p.win {
+            wins.push(entry);
+        } else {
+            losses.push(entry);
+        }
+    }
+    write_out(out, &format!("winning moves: {}", list(&wins)))?;
+    write_out(out, &format!("losing moves: {}", list(&losses)))
+}
+
+fn list(items: &[String]) -> String {
+    if items.is_empty() {
+        "none".into()
+    } else {
+        items.join(" ")
+    }
+}

@@ -1,0 +1,19 @@
+//! The Sight solver: exact proofs of who wins a Sight position on boards up to 5×5, with its
+//! own compact board ([`board`]), canonical keys under the board's symmetries ([`symmetry`]),
+//! a table made for proofs ([`table`]), the proof search ([`prover`]), the split of a long
+//! solve into frontier positions that can be checkpointed and sharded ([`frontier`],
+//! [`results`]), the certificate of a solve ([`certificate`]) and its independent checker
+//! ([`check`]), and the `ludus solve` command ([`cli`]). It knows the game only through
+//! [`crate::game::sight`]; nothing here searches for play or does I/O outside the command.
+
+pub mod board;
+pub mod certificate;
+mod certify;
+pub mod check;
+pub mod cli;
+pub mod frontier;
+pub mod prover;
+pub mod results;
+pub mod strategy;
+pub mod symmetry;
+pub mod table;

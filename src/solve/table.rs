@@ -1,0 +1,174 @@
+//! The proof table: proven results by canonical key. Every search of the solver runs to the
+//! end of the game, so whatever it stores is exact and never needs a depth; what matters is
+//! which results to keep when the table is full. Buckets of four entries; a new result
+//! replaces the one in its bucket that cost the least to prove (the `work`, log₂ of the nodes
+//! its search took), so the expensive proofs near the root stay.
+
+use super::board::Move;
+
+/// Entries per bucket.
+const WAYS: usize = 4;
+
+/// A proven result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Proven {
+    /// Whether the side to move wins.
+    pub win: bool,
+    /// Plies to the end of the game along the proof found: for a win, the line the proof
+    /// plays (an upper bound on the shortest win); for a loss, the longest resistance found.
+    pub dist: u8,
+    /// The move that wins, or that resists longest, in the canonical frame.
+    pub best: Option<Move>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key_lo: u64,
+    key_hi: u64,
+    /// Bit 0 valid, bit 1 win, bits 2–7 work, 8–15 dist, 16–23 from, 24–31 to; from = 255
+    /// with to = 255 is no move.
+    data: u32,
+}
+
+impl Entry {
+    fn key(&self) -> u128 {
+        (self.key_hi as u128) << 64 | self.key_lo as u128
+    }
+
+    fn valid(&self) -> bool {
+        self.data & 1 == 1
+    }
+
+    fn work(&self) -> u32 {
+        self.data >> 2 & 63
+    }
+}
+
+/// A table of proven results within a byte budget.
+pub struct ProofTable {
+    entries: Vec<Entry>,
+    buckets: usize,
+    stored: u64,
+}
+
+impl ProofTable {
+    /// A table of at most `mib` MiB (at least one bucket); `None` if the memory is not there.
+    pub fn new(mib: usize) -> Option<ProofTable> {
+        let bytes = mib.saturating_mul(1 << 20);
+        let per_bucket = WAYS * std::mem::size_of::<Entry>();
+        let buckets = (bytes / per_bucket).max(1);
+        let mut entries = Vec::new();
+        entries.try_reserve_exact(buckets * WAYS).ok()?;
+        entries.resize(buckets * WAYS, Entry::default());
+        Some(ProofTable {
+            entries,
+            buckets,
+            stored: 0,
+        })
+    }
+
+    fn bucket(&self, key: u128) -> usize {
+        let mixed = (key as u64 ^ (key >> 64) as u64 ^ (key >> 100) as u64)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        ((mixed >> 32) as usize % self.buckets) * WAYS
+    }
+
+    /// The result stored for `key`.
+    #[inline]
+    pub fn get(&self, key: u128) -> Option<Proven> {
+        let start = self.bucket(key);
+        let e = self.entries[start..start + WAYS]
+            .iter()
+            .find(|e| e.valid() && e.key() == key)?;
+        let from = (e.data >> 16) as u8;
+        let to = (e.data >> 24) as u8;
+        Some(Proven {
+            win: e.data >> 1 & 1 == 1,
+            dist: (e.data >> 8) as u8,
+            best: (to != u8::MAX).then_some(Move { from, to }),
+        })
+    }
+
+    /// Stores `proven` for `key`, proven in `nodes` nodes.
+    #[inline]
+    pub fn put(&mut self, key: u128, proven: Proven, nodes: u64) {
+        let start = self.bucket(key);
+        let bucket = &mut self.entries[start..start + WAYS];
+        let slot = match bucket.iter().position(|e| e.valid() && e.key() == key) {
+            Some(i) => i,
+            None => {
+                let (i, e) = bucket
+                    .iter()
+                    .enumerate()
+                    .min_by_key(|(_, e)| if e.valid() { 1 + e.work() } else { 0 })
+                    .expect("a bucket has entries");
+                if !e.valid() {
+                    self.stored += 1;
+                }
+                i
+            }
+        };
+        let work = (64 - nodes.leading_zeros()).min(63);
+        let (from, to) = proven.best.map_or((u8::MAX, u8::MAX), |m| (m.from, m.to));
+        bucket[slot] = Entry {
+            key_lo: key as u64,
+            key_hi: (key >> 64) as u64,
+            data: 1
+                | (proven.win as u32) << 1
+                | work << 2
+                | (proven.dist as u32) << 8
+                | (from as u32) << 16
+                | (to as u32) << 24,
+        };
+    }
+
+    /// Entries in use.
+    pub fn stored(&self) -> u64 {
+        self.stored
+    }
+
+    /// Entries it can hold.
+    pub fn capacity(&self) -> u64 {
+        self.entries.len() as u64
+    }
+
+    /// Bytes it takes.
+    pub fn bytes(&self) -> usize {
+        self.entries.len() * std::mem::size_of::<Entry>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_come_back_and_cheap_ones_make_room() {
+        let mut t = ProofTable::new(1).expect("1 MiB");
+        let win = Proven {
+            win: true,
+            dist: 7,
+            best: Some(Move { from: 3, to: 4 }),
+        };
+        let loss = Proven {
+            win: false,
+            dist: 12,
+            best: None,
+        };
+        t.put(1 << 125 | 42, win, 1_000_000);
+        t.put(42, loss, 3);
+        assert_eq!(t.get(1 << 125 | 42), Some(win));
+        assert_eq!(t.get(42), Some(loss));
+        assert_eq!(t.get(43), None);
+        assert_eq!(t.stored(), 2);
+        // A one-bucket table: the fifth result replaces the cheapest, never the dearest.
+        let mut t = ProofTable::new(0).expect("one bucket");
+        for k in 0..4u128 {
+            t.put(k, loss, if k == 0 { 1 << 40 } else { 10 + k as u64 });
+        }
+        t.put(99, win, 5);
+        assert_eq!(t.get(0), Some(loss));
+        assert_eq!(t.get(1), None);
+        assert_eq!(t.get(99), Some(win));
+    }
+}

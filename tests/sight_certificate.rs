@@ -1,0 +1,174 @@
+//! Certificates of a Sight solve (`ludus solve --strategy`, `ludus solve certify`, `ludus
+//! solve check`): a 4×4 solve in two shards gives a certificate the independent checker
+//! accepts, the same whether the strategy comes from the shards' walks or is walked again by
+//! `certify`; a wrong claim, an illegal move or a missing move makes the check fail with the
+//! position named.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn ludus(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ludus"))
+        .args(args)
+        .output()
+        .expect("ludus runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(name: &str) -> Dir {
+        let dir = std::env::temp_dir().join(format!("ludus-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        Dir(dir)
+    }
+
+    fn file(&self, name: &str) -> String {
+        self.0.join(name).to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        std::fs::remove_dir_all(&self.0).ok();
+    }
+}
+
+/// Solves 4×4 in two shards, the first also writing its strategy, and certifies it with
+/// leaves at 8 empty points; returns the certificate's path.
+fn four_by_four_certificate(dir: &Dir) -> String {
+    let (r1, r2, s1, cert) = (
+        dir.file("r1.txt"),
+        dir.file("r2.txt"),
+        dir.file("s1.txt"),
+        dir.file("cert.txt"),
+    );
+    let common = [
+        "solve",
+        "--size",
+        "4",
+        "--hash",
+        "16",
+        "--leaf-empties",
+        "8",
+    ];
+    let shard1 = [
+        &common[..],
+        &["--shard", "1/2", "--results", &r1, "--strategy", &s1],
+    ]
+    .concat();
+    let (status, out, err) = ludus(&shard1);
+    assert_eq!(status, 0, "{out}{err}");
+    assert_eq!(out.matches("  strategy: ").count(), 33, "{out}");
+    let shard2 = [&common[..], &["--shard", "2/2", "--results", &r2]].concat();
+    assert_eq!(ludus(&shard2).0, 0);
+    let (status, out, err) = ludus(&[
+        "solve",
+        "certify",
+        &r1,
+        &r2,
+        "--strategy",
+        &s1,
+        "--leaf-empties",
+        "8",
+        "--hash",
+        "16",
+        "--out",
+        &cert,
+    ]);
+    assert_eq!(status, 0, "{out}{err}");
+    // The root, the ply-1 classes and the 66 frontier classes; the second shard's 33 proofs
+    // are walked by certify itself.
+    assert!(
+        out.contains("73 claims, leaves at 8 empty points or fewer"),
+        "{out}"
+    );
+    assert!(out.contains("33 frontier proofs to walk"), "{out}");
+    cert
+}
+
+#[test]
+fn a_four_by_four_certificate_is_accepted_by_the_checker() {
+    let dir = Dir::new("cert-ok");
+    let cert = four_by_four_certificate(&dir);
+    let text = std::fs::read_to_string(&cert).expect("the certificate");
+    assert!(
+        text.starts_with("# ludus sight certificate v1\n# size 4 rules official leaf-empties 8\n")
+    );
+    assert!(
+        text.contains("\nclaim 4:x4/x4/x4/x4 w loss\n"),
+        "the root: White loses"
+    );
+    let (status, out, err) = ludus(&["solve", "check", &cert]);
+    assert_eq!(status, 0, "{out}{err}");
+    let last = out.lines().last().expect("a summary");
+    assert!(last.starts_with("certificate holds: 73 claims, "), "{last}");
+}
+
+/// Writes `cert` with `edit` applied to its text, and returns what the checker says.
+fn check_edited(dir: &Dir, cert: &str, name: &str, edit: impl Fn(&str) -> String) -> (i32, String) {
+    let text = std::fs::read_to_string(cert).expect("the certificate");
+    let edited = dir.file(name);
+    std::fs::write(&edited, edit(&text)).expect("written");
+    let (status, _, err) = ludus(&["solve", "check", &edited]);
+    (status, err)
+}
+
+#[test]
+fn a_wrong_claim_an_illegal_move_or_a_missing_move_fails_the_check() {
+    let dir = Dir::new("cert-bad");
+    let cert = four_by_four_certificate(&dir);
+    // The root claimed a win for White.
+    let (status, err) = check_edited(&dir, &cert, "claim.txt", |t| {
+        t.replace("claim 4:x4/x4/x4/x4 w loss", "claim 4:x4/x4/x4/x4 w win")
+    });
+    assert_eq!(status, 1, "{err}");
+    assert!(
+        err.contains("the certificate does not hold: 4:x4/x4/x4/x4 w: a win with no move"),
+        "{err}"
+    );
+    // A strategy move onto an occupied point.
+    let line = first_strategy_line(&cert);
+    let fen = line.split('\t').next().expect("a position");
+    let (status, err) = check_edited(&dir, &cert, "illegal.txt", |t| {
+        t.replace(&line, &format!("{fen}\ta1\t13"))
+    });
+    assert_eq!(status, 1, "{err}");
+    assert!(err.contains(" is illegal"), "{err}");
+    // Every strategy line gone: the first claimed win has no move.
+    let (status, err) = check_edited(&dir, &cert, "bare.txt", |t| {
+        t.lines()
+            .filter(|l| l.starts_with('#') || l.starts_with("claim "))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    });
+    assert_eq!(status, 1, "{err}");
+    assert!(err.contains("a win with no move in the strategy"), "{err}");
+    // Not a certificate at all.
+    let (status, err) = check_edited(&dir, &cert, "junk.txt", |_| "hello\n".into());
+    assert_eq!(status, 2, "{err}");
+    assert!(err.contains("not a ludus sight certificate"), "{err}");
+}
+
+/// The first strategy line whose position has a1 occupied.
+fn first_strategy_line(cert: &str) -> String {
+    let text = std::fs::read_to_string(cert).expect("the certificate");
+    text.lines()
+        .find(|l| {
+            l.contains('\t') && {
+                let fen = l.split('\t').next().unwrap_or("");
+                // Rank 1 comes last; a1 is occupied when it does not start with an empty run.
+                fen.split(' ')
+                    .next()
+                    .and_then(|b| b.rsplit('/').next())
+                    .is_some_and(|r| !r.starts_with('x'))
+            }
+        })
+        .expect("a strategy line with a1 taken")
+        .to_string()
+}
