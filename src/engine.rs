@@ -24,6 +24,7 @@ use crate::search::{
     Limits, Score, SearchInfo, SearchParams, SearchTables, Searcher, mcts, search as run_search,
     search_reporting,
 };
+use crate::solve::{self, book::BookMove};
 
 /// Everything the protocol loop waits for: input lines and worker reports.
 #[derive(Debug)]
@@ -109,6 +110,8 @@ pub enum Job<G: Evaluate> {
         level: Level,
         /// The searcher of `Level full`.
         searcher: Searcher,
+        /// Whether `Level full` plays the solved book's move where it has one.
+        book: bool,
     },
     /// Count leaf nodes `depth` plies below `root`, per root move.
     Perft {
@@ -357,7 +360,11 @@ impl<G: Evaluate> Worker<G> {
                 params,
                 level,
                 searcher,
-            } => self.search(id, &root, &params, level, searcher),
+                book,
+            } => {
+                let book = book.then(|| solve::book::probe(&root)).flatten();
+                self.search(id, &root, &params, level, searcher, book)
+            }
             Job::Perft { root, depth } => self.perft(id, &root, depth),
             Job::Bench => self.bench(id),
         }
@@ -370,6 +377,7 @@ impl<G: Evaluate> Worker<G> {
         params: &SearchParams<G::Move>,
         level: Level,
         searcher: Searcher,
+        book: Option<BookMove>,
     ) {
         let start = Instant::now();
         let events = &self.events;
@@ -381,7 +389,18 @@ impl<G: Evaluate> Worker<G> {
         let mut report = |i| {
             send(Report::Info(i));
         };
+        let in_book = book.filter(|hit| {
+            level == Level::Full
+                && params
+                    .root_moves
+                    .as_ref()
+                    .is_none_or(|moves| moves.iter().any(|&m| root.move_to_string(m) == hit.mv))
+        });
         let best = match level {
+            _ if in_book.is_some() => in_book.map(|hit| {
+                self.report(id, Report::Info(book_info(start, &hit)));
+                hit.mv
+            }),
             Level::Full if searcher.uses_mcts(root, &params.limits) => {
                 // The tree may use as much memory as the transposition table (option `Hash`).
                 let budget = self.tables.tt.bytes();
@@ -498,6 +517,21 @@ impl<G: Evaluate> Worker<G> {
                 complete,
             },
         );
+    }
+}
+
+/// The one `info` line of a move from the solved book: a proven win, `plies` to the end.
+fn book_info(start: Instant, hit: &BookMove) -> SearchInfo {
+    SearchInfo {
+        depth: hit.plies as u32,
+        seldepth: hit.plies as u32,
+        multipv: None,
+        score: Score::Mate((hit.plies as i32 + 1) / 2),
+        nodes: 0,
+        nps: 0,
+        time_ms: start.elapsed().as_millis() as u64,
+        hashfull: 0,
+        pv: vec![hit.mv.clone()],
     }
 }
 

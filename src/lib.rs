@@ -5,6 +5,8 @@
 //!   the single runtime dispatch [`game::GameId::visit`];
 //! - [`search`]: one generic iterative-deepening alpha-beta with a transposition table and a
 //!   time manager;
+//! - [`solve`]: the Sight solver, its certificates and checker, and the solved book the
+//!   engine plays from (its command line, `ludus solve`, borrows the referee's `--shard K/N`);
 //! - [`engine`]: the search worker thread and the events it sends;
 //! - [`lines`]: bounded line reading shared by the protocol and the referee;
 //! - [`machine`]: the processors and memory the machine can serve (option maxima);

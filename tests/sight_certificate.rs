@@ -172,3 +172,98 @@ fn first_strategy_line(cert: &str) -> String {
         .expect("a strategy line with a1 taken")
         .to_string()
 }
+
+#[test]
+fn the_embedded_books_parse() {
+    assert!(ludus::solve::book::all_parse());
+}
+
+/// 4×4 is lost for White: against random White moves, Black finds its move in the book at
+/// every turn with more than the certificate's 10 empty points (a winning move: Black wins
+/// every game, finishing with the brute-force's moves), under both variants.
+#[test]
+fn the_four_by_four_book_covers_every_white_move() {
+    use ludus::game::Game;
+    use ludus::game::sight::{Sight, SightSettings};
+    use ludus::solve::book::probe_sight;
+    use rand::rngs::SmallRng;
+    use rand::{RngExt, SeedableRng};
+    let mut rng = SmallRng::seed_from_u64(4);
+    let mut book_moves = 0;
+    for strict in [false, true] {
+        let settings = SightSettings {
+            size: 4,
+            strict_tallest: strict,
+        };
+        for _ in 0..100 {
+            let mut pos = Sight::start(&settings);
+            let mut moves = Vec::new();
+            assert_eq!(probe_sight(&pos), None, "White is lost: no book move");
+            while pos.outcome().is_none() {
+                pos.generate_moves(&mut moves);
+                let empties = (0..16).filter(|&p| pos.pile(p).is_none()).count();
+                let mv = if pos.side_to_move() == ludus::game::Player::Two && empties > 10 {
+                    book_moves += 1;
+                    probe_sight(&pos)
+                        .unwrap_or_else(|| panic!("{}: no book move", pos.to_fen()))
+                        .mv
+                } else if pos.side_to_move() == ludus::game::Player::Two {
+                    winning_move(&pos)
+                } else {
+                    pos.move_to_string(moves[rng.random_range(0..moves.len())])
+                };
+                pos.try_play_str(&mv).expect("a legal move");
+            }
+            assert_eq!(
+                pos.outcome(),
+                Some(ludus::game::Outcome::Win(ludus::game::Player::Two))
+            );
+        }
+    }
+    assert!(book_moves > 300, "{book_moves} book moves");
+}
+
+/// A move that wins, by brute force (few empty points).
+fn winning_move(pos: &ludus::game::sight::Sight) -> String {
+    use ludus::game::Game;
+    fn wins(p: &ludus::game::sight::Sight) -> bool {
+        let mut moves = Vec::new();
+        p.generate_moves(&mut moves);
+        moves.iter().any(|&m| {
+            let mut c = p.clone();
+            c.play(m);
+            c.outcome().is_some() || !wins(&c)
+        })
+    }
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    let m = moves
+        .iter()
+        .copied()
+        .find(|&m| {
+            let mut c = pos.clone();
+            c.play(m);
+            c.outcome().is_some() || !wins(&c)
+        })
+        .expect("a won position has a winning move");
+    pos.move_to_string(m)
+}
+
+/// The certificates the binary embeds hold, checked from scratch by `ludus solve check`.
+#[test]
+fn the_shipped_small_board_certificates_hold() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    for (name, claims) in [
+        ("sight3-official", 16),
+        ("sight3-strict", 16),
+        ("sight4-official", 73),
+        ("sight4-strict", 73),
+    ] {
+        let path = format!("{root}/data/{name}.cert");
+        let (status, out, err) = ludus(&["solve", "check", &path]);
+        assert_eq!(status, 0, "{name}: {out}{err}");
+        let last = out.lines().last().unwrap_or("");
+        let holds = format!("certificate holds: {claims} claims, ");
+        assert!(last.starts_with(&holds), "{name}: {last}");
+    }
+}

@@ -27,6 +27,9 @@ pub const CLEAR_HASH: &str = "Clear Hash";
 pub const DEBUG_LOG_FILE: &str = "Debug Log File";
 /// `Level`: `random`, `greedy` or `full`.
 pub const LEVEL: &str = "Level";
+/// `SolvedBook`: play the solved book's move where it has one (Sight on the boards in
+/// `data/`, see docs/solved.md).
+pub const SOLVED_BOOK: &str = "SolvedBook";
 /// `Searcher`: the searcher of `Level full`, `auto` (each game's better one), `alphabeta` or
 /// `mcts`.
 pub const SEARCHER: &str = "Searcher";
@@ -84,6 +87,7 @@ pub fn all_specs() -> Vec<OptionSpec> {
         OptionSpec::text(DEBUG_LOG_FILE, ""),
         OptionSpec::combo(LEVEL, "full", Level::NAMES),
         OptionSpec::combo(SEARCHER, "auto", Searcher::NAMES),
+        OptionSpec::check(SOLVED_BOOK, true),
         OptionSpec::spin(SEED, 0, 0, i64::MAX),
     ];
     for game in GameId::ALL {

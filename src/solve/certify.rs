@@ -35,6 +35,7 @@ impl Walks {
         syms: &Symmetries,
     ) -> Result<Walks, String> {
         let done = if std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
+            strategy::check_header(path, id, leaf_empties)?;
             strategy::read(path, id, leaf_empties, syms)?.1
         } else {
             HashSet::new()

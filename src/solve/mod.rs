@@ -7,6 +7,7 @@
 //! [`crate::game::sight`]; nothing here searches for play or does I/O outside the command.
 
 pub mod board;
+pub mod book;
 pub mod certificate;
 mod certify;
 pub mod check;

@@ -54,8 +54,9 @@ fn header(id: &SolveId, leaf_empties: u32) -> String {
     format!("{} leaf-empties {leaf_empties}", id.header())
 }
 
-/// Reads a strategy file of solve `id`: the strategy and the frontier positions (canonical
-/// keys) whose walks are complete.
+/// Reads a strategy file of solve `id` walked down to `leaf_empties` empty points or fewer
+/// (a deeper walk is cut at `leaf_empties`): the strategy and the frontier positions
+/// (canonical keys) whose walks are complete.
 pub fn read(
     path: &Path,
     id: &SolveId,
@@ -67,6 +68,7 @@ pub fn read(
         size: id.size,
         strict_tallest: id.strict,
     };
+    let lines = Lines::new(id.size).ok_or("a board the solver does not take")?;
     let mut strategy = Strategy::new();
     let mut done = HashSet::new();
     for (i, text) in BufReader::new(file).lines().enumerate() {
@@ -74,13 +76,20 @@ pub fn read(
         let bad = |why: &str| format!("{}:{}: {why}: '{text}'", path.display(), i + 1);
         match i {
             0 if text != MAGIC => return Err(bad("not a ludus sight strategy file")),
-            1 if text != header(id, leaf_empties) => {
-                return Err(bad(&format!(
-                    "the strategy of another solve (this one is '{}')",
-                    header(id, leaf_empties)
-                )));
+            1 => {
+                let file_leaf = text
+                    .strip_prefix(&format!("{} leaf-empties ", id.header()))
+                    .and_then(|k| k.parse::<u32>().ok());
+                if file_leaf.is_none_or(|k| k > leaf_empties) {
+                    return Err(bad(&format!(
+                        "the strategy of another solve, or with leaves above {leaf_empties} \
+                         empty points (this one is '{}')",
+                        header(id, leaf_empties)
+                    )));
+                }
+                continue;
             }
-            0 | 1 => continue,
+            0 => continue,
             _ if text.trim().is_empty() => continue,
             _ => {}
         }
@@ -91,9 +100,27 @@ pub fn read(
             continue;
         }
         let (key, entry) = parse_line(&text, &settings, syms).map_err(|why| bad(&why))?;
-        strategy.insert(key, entry);
+        // A walk to fewer empty points holds the walk to more: keep the part above the leaves.
+        let b = board_of_key(key, id.size * id.size, id.strict);
+        if b.empty_count(&lines) > leaf_empties {
+            strategy.insert(key, entry);
+        }
     }
     Ok((strategy, done))
+}
+
+/// Refuses a strategy file that was not walked to exactly `leaf_empties` for solve `id`
+/// (appending other walks to it would leave holes).
+pub fn check_header(path: &Path, id: &SolveId, leaf_empties: u32) -> Result<(), String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let wanted = header(id, leaf_empties);
+    match BufReader::new(file).lines().nth(1) {
+        Some(Ok(line)) if line == wanted => Ok(()),
+        _ => Err(format!(
+            "{}: the strategy of another solve or leaf depth (this one is '{wanted}')",
+            path.display()
+        )),
+    }
 }
 
 /// Opens the strategy file of solve `id` for appending, writing its header if it is new.

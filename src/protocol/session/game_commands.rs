@@ -91,11 +91,13 @@ impl<G: Evaluate> Session<'_, G> {
             .get(opt::SEARCHER)
             .and_then(Searcher::from_name)
             .unwrap_or_default();
+        let book = self.shared.options.get_bool(opt::SOLVED_BOOK, true);
         self.engine.submit(Job::Search {
             root: pos,
             params,
             level,
             searcher,
+            book,
         });
     }
 
