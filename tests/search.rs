@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
 mod common;
+use common::sight_helpers::random_walk;
 use common::solver::{keeps_result, mate_score, plies_to_end};
 
 use ludus::game::sight::{Sight, SightSettings};
@@ -122,16 +123,8 @@ fn exact_scores_match_brute_force_on_random_endgames() {
     let mut checked = 0;
     let mut wins = 0;
     while checked < 60 {
-        let mut pos = Sight::start(&settings(5));
         let plies = rng.random_range(13..19);
-        let mut moves = Vec::new();
-        for _ in 0..plies {
-            pos.generate_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            pos.play(moves[rng.random_range(0..moves.len())]);
-        }
+        let pos = random_walk(Sight::start(&settings(5)), plies, &mut rng);
         if pos.outcome().is_some() {
             continue;
         }

@@ -5,19 +5,9 @@
 //! position named.
 
 use std::path::PathBuf;
-use std::process::Command;
 
-fn ludus(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ludus"))
-        .args(args)
-        .output()
-        .expect("ludus runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::run_ludus;
 
 struct Dir(PathBuf);
 
@@ -62,12 +52,12 @@ fn four_by_four_certificate(dir: &Dir) -> String {
         &["--shard", "1/2", "--results", &r1, "--strategy", &s1],
     ]
     .concat();
-    let (status, out, err) = ludus(&shard1);
+    let (status, out, err) = run_ludus(&shard1);
     assert_eq!(status, 0, "{out}{err}");
     assert_eq!(out.matches("  strategy: ").count(), 33, "{out}");
     let shard2 = [&common[..], &["--shard", "2/2", "--results", &r2]].concat();
-    assert_eq!(ludus(&shard2).0, 0);
-    let (status, out, err) = ludus(&[
+    assert_eq!(run_ludus(&shard2).0, 0);
+    let (status, out, err) = run_ludus(&[
         "solve",
         "certify",
         &r1,
@@ -104,7 +94,7 @@ fn a_four_by_four_certificate_is_accepted_by_the_checker() {
         text.contains("\nclaim 4:x4/x4/x4/x4 w loss\n"),
         "the root: White loses"
     );
-    let (status, out, err) = ludus(&["solve", "check", &cert]);
+    let (status, out, err) = run_ludus(&["solve", "check", &cert]);
     assert_eq!(status, 0, "{out}{err}");
     let last = out.lines().last().expect("a summary");
     assert!(last.starts_with("certificate holds: 73 claims, "), "{last}");
@@ -115,7 +105,7 @@ fn check_edited(dir: &Dir, cert: &str, name: &str, edit: impl Fn(&str) -> String
     let text = std::fs::read_to_string(cert).expect("the certificate");
     let edited = dir.file(name);
     std::fs::write(&edited, edit(&text)).expect("written");
-    let (status, _, err) = ludus(&["solve", "check", &edited]);
+    let (status, _, err) = run_ludus(&["solve", "check", &edited]);
     (status, err)
 }
 
@@ -260,7 +250,7 @@ fn the_shipped_small_board_certificates_hold() {
         ("sight4-strict", 73),
     ] {
         let path = format!("{root}/data/{name}.cert");
-        let (status, out, err) = ludus(&["solve", "check", &path]);
+        let (status, out, err) = run_ludus(&["solve", "check", &path]);
         assert_eq!(status, 0, "{name}: {out}{err}");
         let last = out.lines().last().unwrap_or("");
         let holds = format!("certificate holds: {claims} claims, ");

@@ -5,11 +5,11 @@
 //! what it cannot take.
 
 mod common;
+use common::run_ludus;
 
 use std::collections::HashMap;
-use std::process::Command;
 
-use common::sight_helpers::{VARIANTS, move_names, variant};
+use common::sight_helpers::{VARIANTS, move_names, random_walk, variant};
 use common::solver::plies_to_end;
 use ludus::game::Game;
 use ludus::game::sight::{Sight, SightSettings};
@@ -75,16 +75,8 @@ fn proofs_agree_with_brute_force_on_random_positions() {
         for strict in VARIANTS {
             let mut table = ProofTable::new(16).expect("16 MiB");
             for _ in 0..40 {
-                let mut pos = start(size, strict);
                 let depth = rng.random_range(depths.clone());
-                let mut moves = Vec::new();
-                for _ in 0..depth {
-                    pos.generate_moves(&mut moves);
-                    if moves.is_empty() {
-                        break;
-                    }
-                    pos.play(moves[rng.random_range(0..moves.len())]);
-                }
+                let pos = random_walk(start(size, strict), depth, &mut rng);
                 if pos.outcome().is_some() {
                     continue;
                 }
@@ -166,18 +158,6 @@ fn the_small_boards_are_re_solved_with_the_known_results() {
     }
 }
 
-fn ludus(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ludus"))
-        .args(args)
-        .output()
-        .expect("ludus runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn a_solve_splits_into_shards_resumes_and_merges() {
     let dir = std::env::temp_dir().join(format!("ludus-solve-{}", std::process::id()));
@@ -185,7 +165,7 @@ fn a_solve_splits_into_shards_resumes_and_merges() {
     let file = |name: &str| dir.join(name).to_string_lossy().into_owned();
     let (a, b) = (file("a.txt"), file("b.txt"));
     let shard = |k: &str, path: &str| {
-        ludus(&[
+        run_ludus(&[
             "solve",
             "--size",
             "4",
@@ -205,7 +185,7 @@ fn a_solve_splits_into_shards_resumes_and_merges() {
     );
     assert!(out.ends_with("33 of 66 frontier positions proven here; put the shards together with `ludus solve merge FILES…`\n"), "{out}");
     // Merging one shard alone is refused: half the frontier has no result.
-    let (status, _, err) = ludus(&["solve", "merge", &a]);
+    let (status, _, err) = run_ludus(&["solve", "merge", &a]);
     assert_eq!(status, 2);
     assert!(
         err.contains("33 of 66 frontier positions have no result"),
@@ -216,7 +196,7 @@ fn a_solve_splits_into_shards_resumes_and_merges() {
     assert_eq!(status, 0);
     assert!(out.contains("33 already proven, 0 to prove"), "{out}");
     assert_eq!(shard("2/2", &b).0, 0);
-    let (status, out, _) = ludus(&["solve", "merge", &a, &b]);
+    let (status, out, _) = run_ludus(&["solve", "merge", &a, &b]);
     assert_eq!(status, 0, "{out}");
     let lines: Vec<&str> = out.lines().collect();
     assert!(
@@ -225,7 +205,7 @@ fn a_solve_splits_into_shards_resumes_and_merges() {
     );
     assert_eq!(lines[1], "winning moves: none");
     // The whole solve in one run says the same.
-    let (_, whole, _) = ludus(&["solve", "--size", "4", "--hash", "16"]);
+    let (_, whole, _) = run_ludus(&["solve", "--size", "4", "--hash", "16"]);
     assert!(
         whole.contains("result 4:x4/x4/x4/x4 w: Black wins (White to move);"),
         "{whole}"
@@ -233,13 +213,13 @@ fn a_solve_splits_into_shards_resumes_and_merges() {
     // Results of another solve are refused, as is a file of that solve for this one.
     let c = file("c.txt");
     assert_eq!(
-        ludus(&["solve", "--size", "3", "--hash", "16", "--results", &c]).0,
+        run_ludus(&["solve", "--size", "3", "--hash", "16", "--results", &c]).0,
         0
     );
-    let (status, _, err) = ludus(&["solve", "merge", &a, &c]);
+    let (status, _, err) = run_ludus(&["solve", "merge", &a, &c]);
     assert_eq!(status, 2);
     assert!(err.contains("results of another solve"), "{err}");
-    let (status, _, err) = ludus(&["solve", "--size", "4", "--results", &c]);
+    let (status, _, err) = run_ludus(&["solve", "--size", "4", "--results", &c]);
     assert_eq!(status, 2);
     assert!(err.contains("results of another solve"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
@@ -260,7 +240,7 @@ fn what_the_solver_cannot_take_is_refused() {
             "/nonexistent/results.txt",
         ),
     ] {
-        let (status, out, err) = ludus(&args);
+        let (status, out, err) = run_ludus(&args);
         assert_eq!(status, 2, "{args:?}: {out}{err}");
         assert!(err.contains(says), "{args:?}: {err}");
         assert!(out.is_empty(), "{args:?}: {out}");

@@ -1,7 +1,7 @@
 //! `ludus solve certify` and `ludus solve check`: the certificate of a finished solve (from
 //! its results and the strategy files its shards wrote, see [`Walks`]), and its check.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -9,13 +9,13 @@ use std::time::Instant;
 use super::board::{Board, Lines};
 use super::certificate::Certificate;
 use super::check::Checker;
-use super::cli::{Failure, read_complete, write_out};
-use super::frontier::{Top, frontier};
+use super::cli::{Failure, proven_of, read_complete, write_out};
+use super::frontier::frontier;
 use super::prover::Prover;
 use super::results::SolveId;
 use super::strategy::{self, Strategy, build_strategy};
 use super::symmetry::Symmetries;
-use super::table::{ProofTable, Proven};
+use super::table::ProofTable;
 
 /// The strategy file a solve appends to (`ludus solve --strategy`).
 pub struct Walks {
@@ -109,13 +109,8 @@ pub fn certify(
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
     let (setup, known) = read_complete(files)?;
-    let results: HashMap<u128, Proven> = known.iter().map(|(k, l)| (*k, l.proven)).collect();
-    let top = Top {
-        lines: &setup.lines,
-        syms: &setup.syms,
-        results: &results,
-        plies: setup.id.frontier,
-    };
+    let results = proven_of(&known);
+    let top = setup.top(&results);
     let started = Instant::now();
     let (lines, syms) = (&setup.lines, &setup.syms);
     let mut strategy = Strategy::new();

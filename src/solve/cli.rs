@@ -196,6 +196,23 @@ impl Setup {
     }
 }
 
+impl Setup {
+    /// The minimax above the frontier over `results`.
+    pub fn top<'a>(&'a self, results: &'a HashMap<u128, Proven>) -> Top<'a> {
+        Top {
+            lines: &self.lines,
+            syms: &self.syms,
+            results,
+            plies: self.id.frontier,
+        }
+    }
+}
+
+/// The proven results of `known` by key.
+pub(super) fn proven_of(known: &HashMap<u128, Line>) -> HashMap<u128, Proven> {
+    known.iter().map(|(k, l)| (*k, l.proven)).collect()
+}
+
 pub(super) fn write_out(out: &mut dyn Write, text: &str) -> Result<(), Failure> {
     writeln!(out, "{text}")
         .and_then(|_| out.flush())
@@ -405,13 +422,8 @@ pub(super) fn read_id(path: &Path) -> Result<SolveId, String> {
 
 /// Prints the root's result and every root move's.
 fn summary(setup: &Setup, known: &HashMap<u128, Line>, out: &mut dyn Write) -> Result<(), Failure> {
-    let results: HashMap<u128, Proven> = known.iter().map(|(k, l)| (*k, l.proven)).collect();
-    let top = Top {
-        lines: &setup.lines,
-        syms: &setup.syms,
-        results: &results,
-        plies: setup.id.frontier,
-    };
+    let results = proven_of(known);
+    let top = setup.top(&results);
     let Some(value) = top.root(&setup.root) else {
         return Err(Failure::Failed("a frontier position has no result".into()));
     };

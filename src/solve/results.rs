@@ -167,6 +167,12 @@ pub fn read(path: &Path, id: &SolveId, syms: &Symmetries) -> Result<Vec<Line>, S
 /// Opens `path` for appending results of `id`, writing the header if the file is new or
 /// empty. An existing file must belong to the same solve (see [`read`]).
 pub fn open_for_append(path: &Path, id: &SolveId) -> Result<std::fs::File, String> {
+    append_with_header(path, &format!("{MAGIC}\n{}", id.header()))
+}
+
+/// Opens `path` for appending, writing `header` (and a newline) first if the file is new or
+/// empty.
+pub fn append_with_header(path: &Path, header: &str) -> Result<std::fs::File, String> {
     let fresh = std::fs::metadata(path).map_or(true, |m| m.len() == 0);
     let mut file = std::fs::OpenOptions::new()
         .create(true)
@@ -174,8 +180,7 @@ pub fn open_for_append(path: &Path, id: &SolveId) -> Result<std::fs::File, Strin
         .open(path)
         .map_err(|e| format!("{}: {e}", path.display()))?;
     if fresh {
-        writeln!(file, "{MAGIC}\n{}", id.header())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        writeln!(file, "{header}").map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(file)
 }

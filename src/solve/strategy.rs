@@ -9,7 +9,7 @@
 //! `# done FEN` once they are all written (a rerun walks again a position without one).
 
 use std::collections::{BTreeMap, HashSet};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 use super::board::{Board, Lines, Move};
@@ -129,17 +129,7 @@ pub fn open_for_append(
     id: &SolveId,
     leaf_empties: u32,
 ) -> Result<std::fs::File, String> {
-    let fresh = std::fs::metadata(path).map_or(true, |m| m.len() == 0);
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    if fresh {
-        writeln!(file, "{MAGIC}\n{}", header(id, leaf_empties))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-    }
-    Ok(file)
+    super::results::append_with_header(path, &format!("{MAGIC}\n{}", header(id, leaf_empties)))
 }
 
 /// Builds the strategy that proves `claims` (positions with their results), using `prover`

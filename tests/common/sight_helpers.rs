@@ -207,3 +207,16 @@ pub const TV11_MOVES: [&str; 8] = ["b4", "e2", "d3", "a3", "d4", "e3", "b4-c3", 
 pub const TV11: &str = "5:x5/x,w,x,w2,x/b,x,w,w3,b2/x3,b,b/x5 w";
 pub const TV13: &str = "3:w,b,w/b,w,b/w,b,w b";
 pub const TV14: &str = "5:x4,b/x5/x2,w2,x2/x5/x,w,x2,b w";
+
+/// `pos` after up to `plies` random legal moves (fewer if the game ends first).
+pub fn random_walk(mut pos: Sight, plies: usize, rng: &mut impl rand::RngExt) -> Sight {
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        pos.play(moves[rng.random_range(0..moves.len())]);
+    }
+    pos
+}
