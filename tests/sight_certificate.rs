@@ -97,7 +97,10 @@ fn a_four_by_four_certificate_is_accepted_by_the_checker() {
     let (status, out, err) = run_ludus(&["solve", "check", &cert]);
     assert_eq!(status, 0, "{out}{err}");
     let last = out.lines().last().expect("a summary");
-    assert!(last.starts_with("certificate holds: 73 claims, "), "{last}");
+    assert!(
+        last.starts_with("certificate holds: 73 of 73 claims checked, "),
+        "{last}"
+    );
 }
 
 /// Writes `cert` with `edit` applied to its text, and returns what the checker says.
@@ -253,7 +256,23 @@ fn the_shipped_small_board_certificates_hold() {
         let (status, out, err) = run_ludus(&["solve", "check", &path]);
         assert_eq!(status, 0, "{name}: {out}{err}");
         let last = out.lines().last().unwrap_or("");
-        let holds = format!("certificate holds: {claims} claims, ");
+        let holds = format!("certificate holds: {claims} of {claims} claims checked, ");
         assert!(last.starts_with(&holds), "{name}: {last}");
     }
+}
+
+#[test]
+fn a_sampled_check_checks_that_many_claims() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let path = format!("{root}/data/sight4-strict.cert");
+    let (status, out, err) = run_ludus(&["solve", "check", &path, "--sample", "3", "--seed", "9"]);
+    assert_eq!(status, 0, "{out}{err}");
+    assert_eq!(out.lines().count(), 4, "{out}");
+    assert!(
+        out.lines()
+            .last()
+            .unwrap_or("")
+            .starts_with("certificate holds: 3 of 73 claims checked, "),
+        "{out}"
+    );
 }

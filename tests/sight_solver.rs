@@ -246,3 +246,28 @@ fn what_the_solver_cannot_take_is_refused() {
         assert!(out.is_empty(), "{args:?}: {out}");
     }
 }
+
+#[test]
+fn a_position_can_be_its_own_frontier() {
+    // 4×4 after a1: Black wins with d4 (data/sight4-official.cert plays it too).
+    let (status, out, err) = run_ludus(&[
+        "solve",
+        "--size",
+        "4",
+        "--hash",
+        "16",
+        "--frontier",
+        "0",
+        "--fen",
+        "4:x4/x4/x4/w,x3 b",
+    ]);
+    assert_eq!(status, 0, "{out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[1].starts_with("[1/1] 4:"), "{out}");
+    assert!(
+        lines[2].starts_with("result 4:x4/x4/x4/w,x3 b: Black wins (Black to move);"),
+        "{out}"
+    );
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(lines[3].starts_with("the proof's move: "), "{out}");
+}

@@ -6,6 +6,10 @@ use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+
 use super::board::{Board, Lines};
 use super::certificate::Certificate;
 use super::check::Checker;
@@ -214,7 +218,12 @@ pub fn certify(
 }
 
 /// Checks the certificate at `path` and prints what it verified.
-pub fn check(path: &Path, out: &mut dyn Write) -> Result<(), Failure> {
+/// With `sample = Some((n, seed))`, only `n` claims chosen at random are checked.
+pub fn check(
+    path: &Path,
+    sample: Option<(usize, u64)>,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
     let file = std::fs::File::open(path)
         .map_err(|e| Failure::Refused(format!("{}: {e}", path.display())))?;
     let cert = Certificate::read(&mut BufReader::new(file))
@@ -226,7 +235,14 @@ pub fn check(path: &Path, out: &mut dyn Write) -> Result<(), Failure> {
         ))
     })?;
     let started = Instant::now();
-    for i in 0..cert.claims.len() {
+    let mut chosen: Vec<usize> = (0..cert.claims.len()).collect();
+    if let Some((n, seed)) = sample {
+        chosen.shuffle(&mut SmallRng::seed_from_u64(seed));
+        chosen.truncate(n);
+        chosen.sort_unstable();
+    }
+    let total = chosen.len();
+    for (done, i) in chosen.into_iter().enumerate() {
         checker.check_claim(i).map_err(|e| {
             Failure::Failed(format!(
                 "{}: the certificate does not hold: {e}",
@@ -237,9 +253,8 @@ pub fn check(path: &Path, out: &mut dyn Write) -> Result<(), Failure> {
         write_out(
             out,
             &format!(
-                "[{}/{}] {} {}: {} positions, {} leaves ({} nodes), {:.0} s",
-                i + 1,
-                cert.claims.len(),
+                "[{}/{total}] {} {}: {} positions, {} leaves ({} nodes), {:.0} s",
+                done + 1,
                 cert.claims[i].0,
                 if cert.claims[i].1 { "win" } else { "loss" },
                 s.positions,
@@ -253,7 +268,7 @@ pub fn check(path: &Path, out: &mut dyn Write) -> Result<(), Failure> {
     write_out(
         out,
         &format!(
-            "certificate holds: {} claims, {} positions through the strategy, {} leaves solved in {} nodes, {:.1} s",
+            "certificate holds: {total} of {} claims checked, {} positions through the strategy, {} leaves solved in {} nodes, {:.1} s",
             cert.claims.len(),
             s.positions,
             s.leaves,

@@ -66,6 +66,13 @@ enum SolveSub {
     Check {
         /// The certificate.
         file: PathBuf,
+        /// Check only this many claims, chosen at random (all by default): a quick sample
+        /// of a certificate whose whole check is a long run.
+        #[arg(long)]
+        sample: Option<usize>,
+        /// Seed of the sample.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
 }
 
@@ -123,7 +130,9 @@ pub fn run(command: SolveCommand, game: Option<GameId>, out: &mut dyn Write) -> 
             out: path,
             hash,
         }) => certify::certify(&files, &strategy, leaf_empties, &path, hash, out),
-        Some(SolveSub::Check { file }) => certify::check(&file, out),
+        Some(SolveSub::Check { file, sample, seed }) => {
+            certify::check(&file, sample.map(|n| (n, seed)), out)
+        }
         None => solve(&command.args, out),
     };
     match outcome {
@@ -460,6 +469,11 @@ fn summary(setup: &Setup, known: &HashMap<u128, Line>, out: &mut dyn Write) -> R
         } else {
             losses.push(entry);
         }
+    }
+    if value.moves.is_empty() {
+        // The root is the frontier: only its proof's move is known.
+        let best = value.proven.best.map_or("none".into(), |m| move_name(n, m));
+        return write_out(out, &format!("the proof's move: {best}"));
     }
     write_out(out, &format!("winning moves: {}", list(&wins)))?;
     write_out(out, &format!("losing moves: {}", list(&losses)))

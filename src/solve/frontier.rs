@@ -84,8 +84,16 @@ impl Top<'_> {
         Some(self.combine(b, depth, &moves)?.proven)
     }
 
-    /// The value of `b` and of each of its moves (every move searched, none cut off).
+    /// The value of `b` and of each of its moves (every move searched, none cut off); with
+    /// the frontier at the root itself, its value alone (no moves).
     pub fn root(&self, b: &Board) -> Option<TopValue> {
+        if self.plies == 0 {
+            let proven = self.value(b, 0)?;
+            return Some(TopValue {
+                proven,
+                moves: Vec::new(),
+            });
+        }
         let mut moves = Vec::new();
         b.moves(self.lines, &mut moves);
         if moves.is_empty() {
