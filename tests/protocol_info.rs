@@ -80,7 +80,16 @@ fn a_long_search_reports_its_current_move_and_totals_and_ends_with_the_totals() 
 #[test]
 fn go_info_shows_the_line_that_bestmove_plays_under_multipv() {
     let out = run(
-        &["go", "--depth", "4", "--option", "MultiPV=3", "--info"],
+        &[
+            "go",
+            "--depth",
+            "4",
+            "--option",
+            "MultiPV=3",
+            "--option",
+            "SolvedBook=false",
+            "--info",
+        ],
         Duration::from_secs(30),
     );
     assert_eq!(out.code(), Some(0), "{out:?}");

@@ -170,6 +170,7 @@ fn go_nodes_is_reproducible_in_one_process_and_across_processes() {
 #[test]
 fn end_of_input_during_a_search_prints_one_bestmove_and_exits_zero() {
     let mut engine = Engine::spawn();
+    engine.send("setoption name SolvedBook value false");
     engine.send("position startpos");
     engine.send("go infinite");
     let first = engine.read_line();
@@ -262,6 +263,8 @@ fn go_searchmoves_restricts_the_root_and_checks_its_moves() {
 #[test]
 fn setoption_during_a_search_stops_it_first() {
     let mut engine = Engine::spawn();
+    // Sight's empty board is in the solved book, which answers without searching.
+    engine.send("setoption name SolvedBook value false");
     engine.send("position startpos");
     engine.send("go infinite");
     engine.read_line_within(Duration::from_secs(5), "the first info line");

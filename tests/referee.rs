@@ -140,7 +140,9 @@ fn faulty_pair(mode: &str, each: &str, stall: &str) -> (Vec<String>, String, Str
     let mut args = words("--game sight --games 2 --quiet --stall-timeout");
     args.push(stall.into());
     args.extend(words(&format!(
-        "--engine cmd={} arg={mode} arg={LUDUS} name=faulty",
+        // Without the solved book, so that the wrapped engine really searches (a book move
+        // comes at once, however slow the wrapper makes the `go`).
+        "--engine cmd={} arg={mode} arg={LUDUS} name=faulty option.SolvedBook=false",
         faulty_script()
     )));
     args.extend(words(&format!(

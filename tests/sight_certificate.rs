@@ -276,3 +276,33 @@ fn a_sampled_check_checks_that_many_claims() {
         "{out}"
     );
 }
+
+/// 5×5 under the official rules is won for White, only by b2, d2, b4 or d4 (docs/solved.md):
+/// the book plays one of them from the empty board, announcing the whole board (25 plies, mate
+/// 13), and answers every Black reply.
+#[test]
+fn the_five_by_five_book_opens_with_a_winning_move_and_answers_every_reply() {
+    use ludus::game::Game;
+    use ludus::game::sight::{Sight, SightSettings};
+    use ludus::solve::book::probe_sight;
+    let start = Sight::start(&SightSettings::default());
+    let first = probe_sight(&start).expect("the empty board is in the book");
+    assert!(
+        ["b2", "d2", "b4", "d4"].contains(&first.mv.as_str()),
+        "{first:?}"
+    );
+    assert_eq!(first.plies, 25);
+    let mut after = start.clone();
+    after.try_play_str(&first.mv).expect("legal");
+    assert_eq!(probe_sight(&after), None, "Black is lost: no book move");
+    let mut replies = Vec::new();
+    after.generate_moves(&mut replies);
+    assert_eq!(replies.len(), 24);
+    for r in replies {
+        let mut pos = after.clone();
+        pos.play(r);
+        let answer = probe_sight(&pos).unwrap_or_else(|| panic!("{}: no book move", pos.to_fen()));
+        pos.try_play_str(&answer.mv)
+            .expect("the book's move is legal");
+    }
+}

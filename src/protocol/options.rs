@@ -27,8 +27,8 @@ pub const CLEAR_HASH: &str = "Clear Hash";
 pub const DEBUG_LOG_FILE: &str = "Debug Log File";
 /// `Level`: `random`, `greedy` or `full`.
 pub const LEVEL: &str = "Level";
-/// `SolvedBook`: play the solved book's move where it has one (Sight on the boards in
-/// `data/`, see docs/solved.md).
+/// `SolvedBook`: play the solved book's move where it has one (Sight on the boards and rules
+/// of the certificates in `data/`, see docs/solved.md).
 pub const SOLVED_BOOK: &str = "SolvedBook";
 /// `Searcher`: the searcher of `Level full`, `auto` (each game's better one), `alphabeta` or
 /// `mcts`.

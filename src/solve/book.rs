@@ -21,11 +21,12 @@ use crate::game::Game;
 use crate::game::sight::Sight;
 
 /// The embedded certificates: board side, `strict_tallest`, text.
-const CERTIFICATES: [(usize, bool, &str); 4] = [
+const CERTIFICATES: [(usize, bool, &str); 5] = [
     (3, false, include_str!("../../data/sight3-official.cert")),
     (3, true, include_str!("../../data/sight3-strict.cert")),
     (4, false, include_str!("../../data/sight4-official.cert")),
     (4, true, include_str!("../../data/sight4-strict.cert")),
+    (5, false, include_str!("../../data/sight5-official.cert")),
 ];
 
 /// A move the book knows.

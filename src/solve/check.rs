@@ -16,6 +16,9 @@ use super::symmetry::Symmetries;
 use crate::game::Game;
 use crate::game::sight::{Sight, SightSettings};
 
+/// Exhaustive results the checker remembers at most (about 2 GB).
+const MAX_REMEMBERED: usize = 40_000_000;
+
 /// What a check counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CheckStats {
@@ -152,7 +155,9 @@ impl<'a> Checker<'a> {
     }
 
     /// Whether the side to move wins: plain minimax to the end of the game, stopping at the
-    /// first winning move, results remembered by exact position.
+    /// first winning move (tried in order of the opponent's replies, fewest first: the order
+    /// changes how soon a win is found, never the answer), results remembered by exact
+    /// position (forgotten all at once when [`MAX_REMEMBERED`] are held).
     fn wins(&mut self, pos: &Sight) -> bool {
         let key = exact_key(pos);
         if let Some(&w) = self.solved.get(&key) {
@@ -161,11 +166,23 @@ impl<'a> Checker<'a> {
         self.stats.leaf_nodes += 1;
         let mut moves = Vec::new();
         pos.generate_moves(&mut moves);
-        let win = moves.iter().any(|&m| {
-            let mut child = pos.clone();
-            child.play(m);
-            child.outcome().is_some() || !self.wins(&child)
-        });
+        let mut children: Vec<(usize, Sight)> = moves
+            .iter()
+            .map(|&m| {
+                let mut child = pos.clone();
+                child.play(m);
+                let mut replies = Vec::new();
+                child.generate_moves(&mut replies);
+                (replies.len(), child)
+            })
+            .collect();
+        children.sort_by_key(|(replies, _)| *replies);
+        let win = children
+            .iter()
+            .any(|(replies, child)| *replies == 0 || !self.wins(child));
+        if self.solved.len() >= MAX_REMEMBERED {
+            self.solved.clear();
+        }
         self.solved.insert(key, win);
         win
     }
