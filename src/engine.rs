@@ -200,7 +200,12 @@ impl<G: Evaluate> Engine<G> {
         };
         let thread = std::thread::Builder::new()
             .name(format!("{}-worker", G::NAME))
-            .spawn(move || worker.run(inbox))
+            .spawn(move || {
+                // The solved books are parsed before the first job, off any clock a `go`
+                // would start (about 0.1 s for Sight 5×5).
+                solve::book::load_for::<G>();
+                worker.run(inbox)
+            })
             .ok();
         Engine {
             control: Some(control),
@@ -362,7 +367,9 @@ impl<G: Evaluate> Worker<G> {
                 searcher,
                 book,
             } => {
-                let book = book.then(|| solve::book::probe(&root)).flatten();
+                let book = (book && level == Level::Full)
+                    .then(|| solve::book::probe(&root))
+                    .flatten();
                 self.search(id, &root, &params, level, searcher, book)
             }
             Job::Perft { root, depth } => self.perft(id, &root, depth),

@@ -6,7 +6,8 @@
 //! without a certificate) the search plays as usual, and its exact endgame search takes over
 //! below the leaves.
 //!
-//! A book is parsed the first time a position of its board and rules is probed.
+//! The books are parsed when a Sight engine starts (before its first job), or else the first
+//! time a position of their board and rules is probed.
 
 use std::any::Any;
 use std::io::BufReader;
@@ -82,6 +83,15 @@ pub fn probe<G: Game>(pos: &G) -> Option<BookMove> {
     (pos as &dyn Any)
         .downcast_ref::<Sight>()
         .and_then(probe_sight)
+}
+
+/// Parses every book of game `G` now (only Sight has books), so that no probe pays for it.
+pub fn load_for<G: Game>() {
+    if std::any::TypeId::of::<G>() == std::any::TypeId::of::<Sight>() {
+        for &(size, strict, _) in &CERTIFICATES {
+            book(size, strict);
+        }
+    }
 }
 
 /// Whether every embedded certificate parses (a test checks it; a book that does not parse
