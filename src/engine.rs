@@ -396,12 +396,12 @@ impl<G: Evaluate> Worker<G> {
         let mut report = |i| {
             send(Report::Info(i));
         };
+        // `book` is only probed for `Level full` (run_job); `searchmoves` may still rule it out.
         let in_book = book.filter(|hit| {
-            level == Level::Full
-                && params
-                    .root_moves
-                    .as_ref()
-                    .is_none_or(|moves| moves.iter().any(|&m| root.move_to_string(m) == hit.mv))
+            params
+                .root_moves
+                .as_ref()
+                .is_none_or(|moves| moves.iter().any(|&m| root.move_to_string(m) == hit.mv))
         });
         let best = match level {
             _ if in_book.is_some() => in_book.map(|hit| {

@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 
 mod common;
 use common::isaac_helpers::SCORING_ENDGAMES;
-use common::solver::{keeps_result, plies_to_end};
+use common::solver::{assert_proof_kept, plies_to_end};
 
 use ludus::game::isaac::{Isaac, IsaacRules};
 use ludus::game::sight::{Sight, SightSettings};
@@ -141,20 +141,7 @@ fn isaac_scoring_endgames_are_proven_with_the_right_winner() {
         let truth = plies_to_end(&pos, &mut HashMap::new());
         let (result, _) = run(&pos, limits(Some(200_000), None));
         // The solver proves the winner; the distance it reports is only an upper bound.
-        match result.score {
-            Some(Score::Mate(n)) => assert_eq!(n > 0, truth > 0, "{fen}: mate {n}, truth {truth}"),
-            other => panic!(
-                "{fen}: not proven after {} iterations: {other:?}",
-                result.nodes
-            ),
-        }
-        let best = result.best.expect("a move");
-        let mut child = pos.clone();
-        child.try_play_str(&best).expect("legal best move");
-        assert!(
-            keeps_result(&pos, &child, truth),
-            "{fen}: {best} throws the result away"
-        );
+        assert_proof_kept(fen, &pos, &result, truth);
     }
 }
 

@@ -8,12 +8,12 @@ use std::sync::atomic::AtomicBool;
 
 mod common;
 use common::isaac_helpers::SCORING_ENDGAMES;
-use common::solver::{keeps_result, plies_to_end};
+use common::solver::{assert_proof_kept, plies_to_end};
 
 use ludus::game::isaac::{Isaac, IsaacRules};
 use ludus::game::{Evaluate, Game};
 use ludus::search::mcts::{self, KeptTree};
-use ludus::search::{Limits, Score, SearchInfo, SearchParams, SearchResult};
+use ludus::search::{Limits, SearchInfo, SearchParams, SearchResult};
 
 /// The default `Hash`: 16 MiB.
 const BUDGET: usize = 16 << 20;
@@ -136,24 +136,7 @@ fn proofs_stay_right_after_rerooting_in_isaac_scoring_endgames() {
         while pos.outcome().is_none() {
             let truth = plies_to_end(&pos, &mut HashMap::new());
             let (result, _) = search(&pos, 200_000, BUDGET, &mut kept);
-            match result.score {
-                Some(Score::Mate(n)) => {
-                    assert_eq!(
-                        n > 0,
-                        truth > 0,
-                        "{fen} at {pos:?}: mate {n}, truth {truth}"
-                    )
-                }
-                other => panic!("{fen}: not proven at {pos:?}: {other:?}"),
-            }
-            let best = result.best.expect("a move");
-            let mut child = pos.clone();
-            child.try_play_str(&best).expect("legal best move");
-            assert!(
-                keeps_result(&pos, &child, truth),
-                "{fen}: {best} throws the result away"
-            );
-            pos = child;
+            pos = assert_proof_kept(&format!("{fen} at {}", pos.to_fen()), &pos, &result, truth);
         }
     }
 }

@@ -50,7 +50,7 @@ pub struct Certificate {
 impl Certificate {
     /// The rules line after [`MAGIC`].
     fn header(&self) -> String {
-        let rules = if self.strict { "strict" } else { "official" };
+        let rules = super::results::rules_name(self.strict);
         format!(
             "# size {} rules {rules} leaf-empties {}",
             self.size, self.leaf_empties
@@ -93,11 +93,7 @@ impl Certificate {
         let mut cert = match words[..] {
             ["#", "size", size, "rules", rules, "leaf-empties", leaf] => Certificate {
                 size: size.parse().map_err(|_| bad_header())?,
-                strict: match rules {
-                    "strict" => true,
-                    "official" => false,
-                    _ => return Err(bad_header()),
-                },
+                strict: super::results::parse_rules(rules).ok_or_else(bad_header)?,
                 leaf_empties: leaf.parse().map_err(|_| bad_header())?,
                 ..Certificate::default()
             },

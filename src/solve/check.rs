@@ -166,14 +166,12 @@ impl<'a> Checker<'a> {
         self.stats.leaf_nodes += 1;
         let mut moves = Vec::new();
         pos.generate_moves(&mut moves);
-        let mut children: Vec<(usize, Sight)> = moves
+        let mut children: Vec<(u32, Sight)> = moves
             .iter()
             .map(|&m| {
                 let mut child = pos.clone();
                 child.play(m);
-                let mut replies = Vec::new();
-                child.generate_moves(&mut replies);
-                (replies.len(), child)
+                (child.count_moves_for(child.side_to_move()), child)
             })
             .collect();
         children.sort_by_key(|(replies, _)| *replies);

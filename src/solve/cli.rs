@@ -277,7 +277,7 @@ fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), Failure> {
         &format!(
             "solve {} ({} rules), frontier {} plies: {} positions, shard {shard}: {}, {} already proven, {} to prove; table {} MiB",
             id.root,
-            if id.strict { "strict" } else { "official" },
+            results::rules_name(id.strict),
             id.frontier,
             positions.len(),
             mine.len(),
@@ -417,11 +417,7 @@ pub(super) fn read_id(path: &Path) -> Result<SolveId, String> {
             side,
         ] => Ok(SolveId {
             size: size.parse().map_err(|_| bad())?,
-            strict: match rules {
-                "strict" => true,
-                "official" => false,
-                _ => return Err(bad()),
-            },
+            strict: results::parse_rules(rules).ok_or_else(bad)?,
             frontier: frontier.parse().map_err(|_| bad())?,
             root: format!("{board} {side}"),
         }),

@@ -86,11 +86,6 @@ impl<'a> Prover<'a> {
         self
     }
 
-    /// The table's share of entries in use.
-    pub fn table(&self) -> &ProofTable {
-        self.table
-    }
-
     /// Proves `b`: whether the side to move wins, the length of the line the proof follows,
     /// and the winning (or longest-resisting) move in `b`'s own frame.
     pub fn prove(&mut self, b: &Board) -> Proven {

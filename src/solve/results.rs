@@ -30,6 +30,20 @@ use crate::game::sight::{Sight, SightSettings};
 /// The first line of every results file.
 pub const MAGIC: &str = "# ludus solve results v1";
 
+/// The word for a rule variant in headers: `strict` (`strict_tallest`) or `official`.
+pub fn rules_name(strict: bool) -> &'static str {
+    if strict { "strict" } else { "official" }
+}
+
+/// The rule variant a header word names.
+pub fn parse_rules(word: &str) -> Option<bool> {
+    match word {
+        "strict" => Some(true),
+        "official" => Some(false),
+        _ => None,
+    }
+}
+
 /// What identifies a solve: results of different solves never mix.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SolveId {
@@ -46,7 +60,7 @@ pub struct SolveId {
 impl SolveId {
     /// The header line after [`MAGIC`].
     pub fn header(&self) -> String {
-        let rules = if self.strict { "strict" } else { "official" };
+        let rules = rules_name(self.strict);
         format!(
             "# size {} rules {rules} frontier {} root {}",
             self.size, self.frontier, self.root

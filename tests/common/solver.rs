@@ -115,3 +115,24 @@ pub fn assert_move_at_any_budget<G: Evaluate>(pos: &G) {
         assert!(pos.is_legal(m), "{movetime} ms: {best}");
     }
 }
+
+/// Asserts that `result`, a search of `pos` whose value is `truth` (see [`plies_to_end`]), is
+/// a proven mate for the right side and that its move keeps the result; returns the position
+/// after that move. `label` names the case in messages.
+pub fn assert_proof_kept<G: Game>(label: &str, pos: &G, result: &SearchResult, truth: i32) -> G {
+    match result.score {
+        Some(Score::Mate(n)) => assert_eq!(n > 0, truth > 0, "{label}: mate {n}, truth {truth}"),
+        other => panic!(
+            "{label}: not proven after {} nodes: {other:?}",
+            result.nodes
+        ),
+    }
+    let best = result.best.as_deref().expect("a move");
+    let mut child = pos.clone();
+    child.try_play_str(best).expect("legal best move");
+    assert!(
+        keeps_result(pos, &child, truth),
+        "{label}: {best} throws the result away"
+    );
+    child
+}
