@@ -306,3 +306,72 @@ fn the_five_by_five_book_opens_with_a_winning_move_and_answers_every_reply() {
             .expect("the book's move is legal");
     }
 }
+
+/// `solve check --shard K/N --record FILE`: two shards' records together cover every claim;
+/// a record cut short (even mid-line) resumes after its last whole claim; a record of another
+/// certificate is refused.
+#[test]
+fn sharded_checks_record_their_claims_and_resume() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let cert = format!("{root}/data/sight4-strict.cert");
+    let dir = Dir::new("check-record");
+    let (r1, r2, all) = (dir.file("r1"), dir.file("r2"), dir.file("all"));
+    for (shard, record, claims) in [("1/2", &r1, 37), ("2/2", &r2, 36)] {
+        let (status, out, err) = run_ludus(&[
+            "solve", "check", &cert, "--shard", shard, "--record", record,
+        ]);
+        assert_eq!(status, 0, "{out}{err}");
+        assert_eq!(out.lines().count(), claims + 1, "{out}");
+        let last = out.lines().last().unwrap_or("");
+        let holds = format!("certificate holds: {claims} of 73 claims checked, ");
+        assert!(last.starts_with(&holds), "{last}");
+        assert!(
+            last.ends_with(&format!(
+                "; with the record, {claims} of 73 claims verified"
+            )),
+            "{last}"
+        );
+    }
+    let text1 = std::fs::read_to_string(&r1).expect("record 1");
+    let text2 = std::fs::read_to_string(&r2).expect("record 2");
+    assert_eq!(text1.lines().count(), 38, "a header and one line a claim");
+    std::fs::write(&all, format!("{text1}{text2}")).expect("written");
+    let (status, out, err) = run_ludus(&["solve", "check", &cert, "--record", &all]);
+    assert_eq!(status, 0, "{out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "73 of these 73 claims are verified in the record already; 0 to check"
+    );
+    assert!(
+        lines[1].starts_with("certificate holds: 0 of 73 claims checked, ")
+            && lines[1].ends_with("; with the record, 73 of 73 claims verified"),
+        "{out}"
+    );
+
+    // Cut after five claims and half of the sixth: the rerun checks the other 32 of the shard.
+    let mut cut: String = text1.lines().take(6).map(|l| format!("{l}\n")).collect();
+    cut.push_str("verified 1");
+    std::fs::write(&r1, &cut).expect("written");
+    let (status, out, err) =
+        run_ludus(&["solve", "check", &cert, "--shard", "1/2", "--record", &r1]);
+    assert_eq!(status, 0, "{out}{err}");
+    assert!(
+        out.starts_with("5 of these 37 claims are verified in the record already; 32 to check\n"),
+        "{out}"
+    );
+    let resumed = std::fs::read_to_string(&r1).expect("record 1");
+    assert_eq!(resumed.lines().count(), 38, "the cut line is gone");
+    assert_eq!(
+        run_ludus(&["solve", "check", &cert, "--record", &r1])
+            .1
+            .lines()
+            .next(),
+        Some("37 of these 73 claims are verified in the record already; 36 to check"),
+    );
+
+    let other = format!("{root}/data/sight4-official.cert");
+    let (status, out, err) = run_ludus(&["solve", "check", &other, "--record", &all]);
+    assert_eq!(status, 2, "{out}{err}");
+    assert!(err.contains("the record of another certificate"), "{err}");
+}

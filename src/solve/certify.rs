@@ -1,7 +1,7 @@
 //! `ludus solve certify` and `ludus solve check`: the certificate of a finished solve (from
 //! its results and the strategy files its shards wrote, see [`Walks`]), and its check.
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -13,6 +13,7 @@ use rand::seq::SliceRandom;
 use super::board::{Board, Lines};
 use super::certificate::Certificate;
 use super::check::Checker;
+use super::check_record::{self, CheckRecord};
 use super::cli::{Failure, proven_of, read_complete, write_out};
 use super::frontier::frontier;
 use super::prover::Prover;
@@ -20,6 +21,7 @@ use super::results::SolveId;
 use super::strategy::{self, Strategy, build_strategy};
 use super::symmetry::Symmetries;
 use super::table::ProofTable;
+use crate::referee::schedule::Shard;
 
 /// The strategy file a solve appends to (`ludus solve --strategy`).
 pub struct Walks {
@@ -217,29 +219,54 @@ pub fn certify(
     )
 }
 
+/// Which claims of a certificate one `ludus solve check` run verifies.
+#[derive(Clone, Debug, Default)]
+pub struct CheckPlan {
+    /// Only this many claims chosen at random with this seed (a quick sample).
+    pub sample: Option<(usize, u64)>,
+    /// Only the claims of this shard (the K-th of every N, counted from 1).
+    pub shard: Option<Shard>,
+    /// Claims verified are appended here; claims already in it are not checked again.
+    pub record: Option<PathBuf>,
+}
+
 /// Checks the certificate at `path` and prints what it verified.
-/// With `sample = Some((n, seed))`, only `n` claims chosen at random are checked.
-pub fn check(
-    path: &Path,
-    sample: Option<(usize, u64)>,
-    out: &mut dyn Write,
-) -> Result<(), Failure> {
-    let file = std::fs::File::open(path)
-        .map_err(|e| Failure::Refused(format!("{}: {e}", path.display())))?;
-    let cert = Certificate::read(&mut BufReader::new(file))
-        .map_err(|e| Failure::Refused(format!("{}: {e}", path.display())))?;
-    let mut checker = Checker::new(&cert).ok_or_else(|| {
-        Failure::Refused(format!(
-            "{}: a board the solver does not take",
-            path.display()
-        ))
-    })?;
+pub fn check(path: &Path, plan: &CheckPlan, out: &mut dyn Write) -> Result<(), Failure> {
+    let shown = |e: String| Failure::Refused(format!("{}: {e}", path.display()));
+    let bytes = std::fs::read(path).map_err(|e| shown(e.to_string()))?;
+    let cert = Certificate::read(&mut BufReader::new(bytes.as_slice())).map_err(shown)?;
+    let mut checker =
+        Checker::new(&cert).ok_or_else(|| shown("a board the solver does not take".to_string()))?;
+    let mut record = match &plan.record {
+        Some(file) => Some(
+            CheckRecord::open(file, &cert, check_record::digest(&bytes))
+                .map_err(Failure::Refused)?,
+        ),
+        None => None,
+    };
+    let earlier = record
+        .as_ref()
+        .map_or_else(BTreeSet::new, |r| r.verified.clone());
     let started = Instant::now();
-    let mut chosen: Vec<usize> = (0..cert.claims.len()).collect();
-    if let Some((n, seed)) = sample {
+    let mut chosen: Vec<usize> = (0..cert.claims.len())
+        .filter(|&i| plan.shard.is_none_or(|s| s.contains(i as u64)))
+        .collect();
+    if let Some((n, seed)) = plan.sample {
         chosen.shuffle(&mut SmallRng::seed_from_u64(seed));
         chosen.truncate(n);
         chosen.sort_unstable();
+    }
+    let mine = chosen.len();
+    chosen.retain(|i| !earlier.contains(i));
+    if mine > chosen.len() {
+        write_out(
+            out,
+            &format!(
+                "{} of these {mine} claims are verified in the record already; {} to check",
+                mine - chosen.len(),
+                chosen.len()
+            ),
+        )?;
     }
     let total = chosen.len();
     for (done, i) in chosen.into_iter().enumerate() {
@@ -249,6 +276,9 @@ pub fn check(
                 path.display()
             ))
         })?;
+        if let Some(record) = &mut record {
+            record.add(&cert, i).map_err(Failure::Refused)?;
+        }
         let s = checker.stats;
         write_out(
             out,
@@ -265,11 +295,19 @@ pub fn check(
         )?;
     }
     let s = checker.stats;
+    let all = cert.claims.len();
+    let covered = if record.is_some() {
+        format!(
+            "; with the record, {} of {all} claims verified",
+            earlier.len() + total
+        )
+    } else {
+        String::new()
+    };
     write_out(
         out,
         &format!(
-            "certificate holds: {total} of {} claims checked, {} positions through the strategy, {} leaves solved in {} nodes, {:.1} s",
-            cert.claims.len(),
+            "certificate holds: {total} of {all} claims checked, {} positions through the strategy, {} leaves solved in {} nodes, {:.1} s{covered}",
             s.positions,
             s.leaves,
             s.leaf_nodes,

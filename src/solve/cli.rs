@@ -73,6 +73,14 @@ enum SolveSub {
         /// Seed of the sample.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Check only shard K of N of the claims (the K-th of every N), e.g. one per
+        /// process or machine.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<Shard>,
+        /// Append each claim verified to this record, and skip the claims it already holds
+        /// (resume after an interruption; shards' records concatenated cover them all).
+        #[arg(long)]
+        record: Option<PathBuf>,
     },
 }
 
@@ -130,8 +138,19 @@ pub fn run(command: SolveCommand, game: Option<GameId>, out: &mut dyn Write) -> 
             out: path,
             hash,
         }) => certify::certify(&files, &strategy, leaf_empties, &path, hash, out),
-        Some(SolveSub::Check { file, sample, seed }) => {
-            certify::check(&file, sample.map(|n| (n, seed)), out)
+        Some(SolveSub::Check {
+            file,
+            sample,
+            seed,
+            shard,
+            record,
+        }) => {
+            let plan = certify::CheckPlan {
+                sample: sample.map(|n| (n, seed)),
+                shard,
+                record,
+            };
+            certify::check(&file, &plan, out)
         }
         None => solve(&command.args, out),
     };

@@ -11,6 +11,7 @@ pub mod book;
 pub mod certificate;
 mod certify;
 pub mod check;
+pub mod check_record;
 pub mod cli;
 pub mod frontier;
 pub mod prover;
