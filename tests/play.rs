@@ -50,7 +50,7 @@ fn random_game(game: GameId, seed: u64) -> (Vec<String>, Outcome) {
     (moves, pos.outcome().unwrap())
 }
 
-fn banner(game: GameId, outcome: Outcome, moves: usize) -> String {
+fn banner(game: GameId, outcome: Outcome) -> String {
     let (one, two) = match game {
         GameId::Sight => ("White", "Black"),
         GameId::Isaac => ("Dark", "Light"),
@@ -61,7 +61,13 @@ fn banner(game: GameId, outcome: Outcome, moves: usize) -> String {
         Outcome::Win(Player::Two) => format!("{two} (player two) wins"),
         Outcome::Draw => "Draw".to_string(),
     };
-    format!("*** {text} after {moves} moves ***")
+    format!("*** {text}: ")
+}
+
+/// The end banner of `out` (wrapped lines joined): `*** WHO wins: WHY (N moves) ***`.
+fn end_banner(out: &str) -> String {
+    let from = out.rfind("*** ").unwrap_or(0);
+    out[from..].trim_end().replace('\n', " ")
 }
 
 #[test]
@@ -86,11 +92,14 @@ fn two_people_play_complete_games_and_bad_input_is_reprompted() {
         assert_eq!(status, 0, "{out}");
         assert!(out.contains(why), "{game:?}: {out}");
         assert!(out.contains("(type `moves` for the legal moves"), "{out}");
-        let expected = banner(game, outcome, moves.len());
+        // Who won and why, and after how many moves.
+        let expected = banner(game, outcome);
+        let end = end_banner(&out);
         assert!(
-            out.trim_end().ends_with(&expected),
+            end.starts_with(&expected) && end.ends_with(&format!(" ({} moves) ***", moves.len())),
             "{game:?}: {expected}\n{out}"
         );
+        assert!(end.len() > expected.len() + 14, "a reason: {end}");
     }
 }
 
@@ -129,8 +138,10 @@ fn two_engines_play_to_the_end() {
     );
     assert_eq!(status, 0, "{out}");
     assert!(out.contains("White (engine) plays "), "{out}");
+    let end = end_banner(&out);
     assert!(
-        out.contains(" wins after ") || out.contains("Draw after"),
+        end.starts_with("*** White (player one) wins: Black has no legal move (")
+            || end.starts_with("*** Black (player two) wins: White has no legal move ("),
         "{out}"
     );
 }
@@ -160,10 +171,7 @@ fn quit_ends_a_watched_game_between_moves() {
     assert!(out.trim_end().ends_with("bye"), "{out}");
     let moves = out.matches(" (engine) plays ").count();
     assert!(moves <= 3, "{moves} moves before quitting: {out}");
-    assert!(
-        !out.contains(" wins after ") && !out.contains("Draw after"),
-        "{out}"
-    );
+    assert!(!out.contains("*** "), "no end banner: {out}");
 }
 
 #[test]

@@ -12,7 +12,8 @@ use crossbeam_channel::Receiver;
 
 use crate::exit_status;
 use crate::game::{Evaluate, GameId, GameVisitor, options::OptionValues};
-use crate::gui::{result_text, seat_names};
+use crate::gui::reason::{Ending, describe};
+use crate::gui::seat_names;
 use crate::referee::engine_process::{EngineCommand, EngineProcess, Proto};
 use crate::referee::rules::{MoveError, RuleSet};
 
@@ -51,9 +52,12 @@ pub fn default_color(output_is_terminal: bool) -> bool {
     output_is_terminal && std::env::var_os("NO_COLOR").is_none()
 }
 
-const HELP: &str = "Type a move in the protocol notation (e.g. c3, b4-c4, 7h00, e5-e11), or:
+const HELP: &str = "Type a move in the protocol notation (c3, b4-c4, 7h00, e5-e11 …), or:
   moves  list the legal moves      hint  ask the engine for a move
   undo   take back your last move  quit  leave the game";
+
+/// The terminal's width the output is made for: no line is longer.
+pub const COLUMNS: usize = 80;
 
 /// The engine and what the session needs from it.
 struct Session<'a> {
@@ -169,8 +173,9 @@ impl Typed {
     }
 }
 
-/// The board drawn by the game's own text renderer, coloured if asked.
-fn board(game: GameId, fen: &str, options: &OptionValues, color: bool) -> String {
+/// The board drawn by the game's own text renderer, without its `Key:` line (a hash for
+/// debugging).
+fn board(game: GameId, fen: &str, options: &OptionValues) -> String {
     struct Render<'a>(&'a str, &'a OptionValues);
     impl GameVisitor for Render<'_> {
         type Output = Option<String>;
@@ -182,17 +187,52 @@ fn board(game: GameId, fen: &str, options: &OptionValues, color: bool) -> String
     }
     let text = game
         .visit(Render(fen, options))
-        .unwrap_or_else(|| format!("{fen}\n"));
-    if color { colorize(game, &text) } else { text }
+        .unwrap_or_else(|| format!("Fen: {fen}"));
+    text.lines()
+        .filter(|line| !line.starts_with("Key: "))
+        .map(|line| format!("{line}\n"))
+        .collect()
 }
 
-/// Colours player one's pieces red and player two's blue (and Tactigon's gold tiles yellow)
-/// on the board lines of a rendered board.
-fn colorize(game: GameId, text: &str) -> String {
+/// Whether `line` of a rendered board is a row of the board (the labels and status lines
+/// are not).
+fn is_board_line(game: GameId, line: &str) -> bool {
+    match game {
+        // Rank lines start with the rank number; the file letters line does not.
+        GameId::Sight => line.trim_start().starts_with(|c: char| c.is_ascii_digit()),
+        GameId::Isaac => line.trim_start().starts_with('r'),
+        GameId::Tactigon => line.starts_with(|c: char| c.is_ascii_lowercase()),
+    }
+}
+
+/// The tokens of a board line after its row label: runs of letters, digits, `*` and `.`,
+/// each with its column.
+fn tokens(line: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(start) = line[at..].find(is_token_char).map(|s| s + at) {
+        let len = line[start..]
+            .find(|c: char| !is_token_char(c))
+            .unwrap_or(line.len() - start);
+        out.push((start, &line[start..start + len]));
+        at = start + len;
+    }
+    out.into_iter().skip(1).collect()
+}
+
+/// Draws a rendered board for the terminal. With `color`, player one's pieces are red,
+/// player two's blue (Tactigon's gold tiles yellow), and every point or cell that differs from
+/// the board `before` (the last move: a tile placed, a stack grown or moved, a piece moved or
+/// captured) is shown in reverse video.
+fn draw(game: GameId, text: &str, before: Option<&str>, color: bool) -> String {
     const P1: &str = "\x1b[1;31m";
     const P2: &str = "\x1b[1;34m";
     const GOLD: &str = "\x1b[33m";
+    const MARK: &str = "\x1b[7m";
     const RESET: &str = "\x1b[0m";
+    if !color {
+        return text.to_string();
+    }
     let paint = |token: &str| -> Option<&'static str> {
         let first = token.chars().next()?;
         let rest_digits = token[first.len_utf8()..]
@@ -209,47 +249,79 @@ fn colorize(game: GameId, text: &str) -> String {
             _ => None,
         }
     };
+    let before: Vec<&str> = before.map_or_else(Vec::new, |b| b.lines().collect());
     let mut out = String::new();
-    for line in text.lines() {
-        let board_line = match game {
-            // Rank lines start with the rank number; the file letters line does not.
-            GameId::Sight => line.trim_start().starts_with(|c: char| c.is_ascii_digit()),
-            GameId::Isaac => line.trim_start().starts_with('r'),
-            GameId::Tactigon => line.starts_with(|c: char| c.is_ascii_lowercase()),
-        };
-        if !board_line {
+    for (row, line) in text.lines().enumerate() {
+        if !is_board_line(game, line) {
             out.push_str(line);
             out.push('\n');
             continue;
         }
-        // Tokens are runs of letters, digits and `*`; the first is the row label.
-        let mut first = true;
-        let mut rest = line;
-        while let Some(start) = rest.find(is_token_char) {
-            out.push_str(&rest[..start]);
-            let token_len = rest[start..]
-                .find(|c: char| !is_token_char(c))
-                .unwrap_or(rest.len() - start);
-            let token = &rest[start..start + token_len];
-            match paint(token) {
-                Some(color) if !first => {
-                    out.push_str(color);
-                    out.push_str(token);
-                    out.push_str(RESET);
-                }
-                _ => out.push_str(token),
+        let old = before
+            .get(row)
+            .filter(|l| is_board_line(game, l))
+            .map(|l| tokens(l));
+        let mut written = 0;
+        for (at, token) in tokens(line) {
+            out.push_str(&line[written..at]);
+            let changed = old.as_ref().is_some_and(|old| !old.contains(&(at, token)));
+            if changed {
+                out.push_str(MARK);
             }
-            first = false;
-            rest = &rest[start + token_len..];
+            if let Some(colour) = paint(token) {
+                out.push_str(colour);
+            }
+            out.push_str(token);
+            if changed || paint(token).is_some() {
+                out.push_str(RESET);
+            }
+            written = at + token.len();
         }
-        out.push_str(rest);
+        out.push_str(&line[written..]);
         out.push('\n');
     }
     out
 }
 
+/// `text` broken at spaces into lines of at most [`COLUMNS`] characters (a word longer than
+/// that stays whole).
+fn wrap(text: &str) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= COLUMNS => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines.join("\n")
+}
+
+/// The moves of the game for one line of the terminal: the latest ones, numbered by ply,
+/// with `…` for those left out.
+fn recent_moves(moves: &[String]) -> String {
+    let head = "Moves:";
+    let mut kept: Vec<String> = Vec::new();
+    let mut width = head.len();
+    for (i, mv) in moves.iter().enumerate().rev() {
+        let item = format!(" {}.{mv}", i + 1);
+        // Room for the item and, if earlier moves are left out, for " …".
+        let more = if i > 0 { 2 } else { 0 };
+        if width + item.chars().count() + more > COLUMNS {
+            kept.push(" …".to_string());
+            break;
+        }
+        width += item.chars().count();
+        kept.push(item);
+    }
+    kept.reverse();
+    format!("{head}{}", kept.concat())
+}
+
 fn is_token_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '*'
+    c.is_ascii_alphanumeric() || c == '*' || c == '.'
 }
 
 /// Plays a game in the terminal: reads moves and commands from `input`, writes the board and
@@ -315,18 +387,36 @@ fn play(args: &PlayArgs, input: Typed, out: &mut dyn Write) -> Result<(), (i32, 
         )
         .map_err(io)?;
     } else {
-        writeln!(out, "{} — {HELP}", args.game.name()).map_err(io)?;
+        writeln!(out, "{}\n{HELP}", args.game.name()).map_err(io)?;
     }
+    // The board last drawn and the moves it showed, to mark what the next move changed.
+    let mut shown: Option<(String, usize)> = None;
     loop {
         let view = s.view().map_err(|e| (exit_status::FAILURE, e))?;
+        let text = board(args.game, &view.fen, &values);
+        // Marked only when the board before is the one just before the last move (not
+        // after an undo).
+        let before = shown
+            .as_ref()
+            .filter(|(_, n)| n + 1 == s.moves.len())
+            .map(|(b, _)| b.as_str());
         writeln!(out).map_err(io)?;
-        write!(out, "{}", board(args.game, &view.fen, &values, args.color)).map_err(io)?;
-        if let Some(last) = s.moves.last() {
-            writeln!(out, "Last move: {last}   Moves: {}", s.moves.join(" ")).map_err(io)?;
+        write!(out, "{}", draw(args.game, &text, before, args.color)).map_err(io)?;
+        shown = Some((text, s.moves.len()));
+        if !s.moves.is_empty() {
+            writeln!(out, "{}", recent_moves(&s.moves)).map_err(io)?;
         }
         if view.result != "none" {
-            let text = result_text(args.game, &view.result);
-            writeln!(out, "*** {text} after {} moves ***", s.moves.len()).map_err(io)?;
+            let ending = describe(&Ending {
+                game: args.game,
+                fen: &view.fen,
+                result: &view.result,
+                p1turn: view.p1_to_move,
+                no_moves: view.legal.is_empty(),
+                ply_cap: values.get("Tactigon_PlyCap").and_then(|v| v.parse().ok()),
+            });
+            let banner = format!("*** {ending} ({} moves) ***", s.moves.len());
+            writeln!(out, "{}", wrap(&banner)).map_err(io)?;
             s.engine.quit();
             return Ok(());
         }
@@ -390,11 +480,9 @@ fn play(args: &PlayArgs, input: Typed, out: &mut dyn Write) -> Result<(), (i32, 
                 }
                 text => {
                     let why = s.why_not(&view.fen, text);
-                    writeln!(
-                        out,
-                        "{why} (type `moves` for the legal moves, `help` for help)"
-                    )
-                    .map_err(io)?;
+                    writeln!(out, "{}", wrap(&why)).map_err(io)?;
+                    writeln!(out, "(type `moves` for the legal moves, `help` for help)")
+                        .map_err(io)?;
                 }
             }
         }
@@ -409,20 +497,70 @@ mod tests {
     fn colours_pieces_but_not_labels() {
         let red = |t: &str| format!("\x1b[1;31m{t}\x1b[0m");
         let blue = |t: &str| format!("\x1b[1;34m{t}\x1b[0m");
-        let sight = colorize(GameId::Sight, " 3  .---w2--b---.\n    a   b   c\n");
+        let sight = " 3  .---w2--b---.\n    a   b   c\n";
         assert_eq!(
-            sight,
+            draw(GameId::Sight, sight, None, true),
             format!(" 3  .---{}--{}---.\n    a   b   c\n", red("w2"), blue("b"))
         );
-        let isaac = colorize(GameId::Isaac, " r0  D7  L3   .   l9\n");
+        assert_eq!(draw(GameId::Sight, sight, None, false), sight);
+        let isaac = draw(GameId::Isaac, " r0  D7  L3   .   l9\n", None, true);
         assert_eq!(
             isaac,
             format!(" r0  {}  {}   .   l9\n", red("D7"), blue("L3"))
         );
-        let tactigon = colorize(GameId::Tactigon, "c  C  .  s  **  c1\n");
+        let tactigon = draw(GameId::Tactigon, "c  C  .  s  **  .\n", None, true);
         assert_eq!(
             tactigon,
-            format!("c  {}  .  {}  \x1b[33m**\x1b[0m  c1\n", red("C"), blue("s"))
+            format!("c  {}  .  {}  \x1b[33m**\x1b[0m  .\n", red("C"), blue("s"))
+        );
+    }
+
+    #[test]
+    fn what_the_last_move_changed_is_marked() {
+        let mark = |t: &str| format!("\x1b[7m{t}\x1b[0m");
+        let red = |t: &str| format!("\x1b[1;31m{t}\x1b[0m");
+        // A Tactigon circle steps from the second cell to the third: both are marked.
+        let before = "c  C  .  s\nSide to move: Red (r)\n";
+        let after = "c  .  C  s\nSide to move: Blue (b)\n";
+        assert_eq!(
+            draw(GameId::Tactigon, after, Some(before), true),
+            format!(
+                "c  {}  \x1b[7m\x1b[1;31mC\x1b[0m  \x1b[1;34ms\x1b[0m\nSide to move: Blue (b)\n",
+                mark(".")
+            )
+        );
+        // A Sight stack grows from w to w2: marked; the unchanged b is not.
+        let grown = draw(GameId::Sight, " 3  w2--b\n", Some(" 3  w---b\n"), true);
+        assert_eq!(
+            grown,
+            format!(" 3  \x1b[7m{}--\x1b[1;34mb\x1b[0m\n", red("w2"))
+        );
+    }
+
+    #[test]
+    fn long_messages_wrap_at_the_terminal_width() {
+        let long = "word ".repeat(40);
+        let wrapped = wrap(long.trim_end());
+        assert_eq!(wrapped.lines().count(), 3, "{wrapped}");
+        assert!(wrapped.lines().all(|l| l.chars().count() <= COLUMNS));
+        assert_eq!(wrapped.lines().next().map(str::len), Some(79));
+        assert_eq!(wrap("short one"), "short one");
+    }
+
+    #[test]
+    fn recent_moves_fit_one_line_of_the_terminal() {
+        let few: Vec<String> = ["c3", "b4-c4"].iter().map(|m| m.to_string()).collect();
+        assert_eq!(recent_moves(&few), "Moves: 1.c3 2.b4-c4");
+        let many: Vec<String> = (0..100)
+            .map(|i| format!("e{}-e{}", i % 20, i % 7))
+            .collect();
+        let line = recent_moves(&many);
+        assert!(line.chars().count() <= COLUMNS, "{line}");
+        assert!(line.starts_with("Moves: … "), "{line}");
+        assert!(line.ends_with(" 99.e18-e0 100.e19-e1"), "{line}");
+        assert!(
+            line.chars().count() > COLUMNS - 12,
+            "the line is used: {line}"
         );
     }
 }

@@ -321,7 +321,7 @@ pub fn render(p: &Isaac) -> String {
     }
     out.push_str("     ");
     out.push_str(&(0..10).map(|c| format!("c{c:<3}")).collect::<String>());
-    out.push_str("   (Dark's columns; cell = 10·row + column)\n");
+    out.push_str("   (Dark's columns)\n");
     let phase = match p.phase() {
         Phase::Placement => "placement",
         Phase::Scoring => "scoring",
@@ -332,7 +332,9 @@ pub fn render(p: &Isaac) -> String {
         (_, Player::One) => "Dark (d)",
         (_, Player::Two) => "Light (l)",
     };
-    out.push_str(&format!("Phase: {phase}   To move: {to_move}\n"));
+    out.push_str(&format!(
+        "Phase: {phase}   To move: {to_move}   Cell = 10·row + column\n"
+    ));
     let passed_word = if p.phase() == Phase::Placement {
         "passed"
     } else {
@@ -341,17 +343,22 @@ pub fn render(p: &Isaac) -> String {
     for (player, name) in [(Player::One, "Dark"), (Player::Two, "Light")] {
         let hand: String = p.hand(player).iter().map(|n| n.to_string()).collect();
         let counter = match (p.phase(), p.counter_cell(player)) {
-            (Phase::Placement, _) => "not on the board".to_string(),
-            (_, Some(c)) => format!("on Dark cell {c:02}"),
-            (_, None) => "off the board".to_string(),
+            (Phase::Placement, _) => String::new(),
+            (_, Some(c)) => format!(", counter on {c:02}"),
+            (_, None) => ", counter off board".to_string(),
         };
+        // At most 76 columns: "Light: score 100, counter off board, floor 10, hand 54321
+        // (65 cells), passed".
         out.push_str(&format!(
-            "{name:<5}: score {} (counter {counter}), floor {}, hand {hand} ({} cells in {} tiles){}\n",
+            "{name:<5}: score {}{counter}, floor {}, hand {hand} ({} cells){}\n",
             p.score(player),
             p.floor(player),
             p.unplaced_cells(player),
-            p.unplaced_tiles(player),
-            if p.has_passed(player) { format!(", {passed_word}") } else { String::new() },
+            if p.has_passed(player) {
+                format!(", {passed_word}")
+            } else {
+                String::new()
+            },
         ));
     }
     out.push_str(&format!(

@@ -192,11 +192,12 @@ pub fn write_move(m: TactigonMove) -> String {
 }
 
 /// The board as in docs/rules/tactigon.md §1.5: Red upper case, Blue lower case, `**` an empty gold
-/// tile; row letters on the left, and the cell names beside it for reference.
+/// tile; row letters on the left and column numbers above and below, so that a cell's name
+/// is its row letter and the number above it. 65 columns wide.
 pub fn render(pos: &Tactigon) -> String {
     let b = board();
     let mut lines = vec![String::new(); 7];
-    let mut names = vec![String::new(); 7];
+    let mut max_column = 0;
     for cell in 0..CELLS {
         let (r, c) = b.coords[cell];
         let token = match letter(pos, cell) {
@@ -205,22 +206,21 @@ pub fn render(pos: &Tactigon) -> String {
             None => ".".to_string(),
         };
         let column = 3 * c as usize;
+        max_column = max_column.max(c as usize);
         let line = &mut lines[r as usize];
         while line.len() < column {
             line.push(' ');
         }
         line.push_str(&token);
-        let name_line = &mut names[r as usize];
-        while name_line.len() < column {
-            name_line.push(' ');
-        }
-        name_line.push_str(&cell_name(cell));
     }
-    let mut out = String::new();
-    for (r, (line, name)) in lines.iter().zip(&names).enumerate() {
+    let axis: String = (0..=max_column).map(|c| format!("{c:<3}")).collect();
+    let axis = format!("   {}\n", axis.trim_end());
+    let mut out = axis.clone();
+    for (r, line) in lines.iter().enumerate() {
         let row = (b'a' + r as u8) as char;
-        out.push_str(&format!("{row}  {line:<62}  {name}\n"));
+        out.push_str(&format!("{row}  {line}\n"));
     }
+    out.push_str(&axis);
     let side = if pos.side == Player::One {
         "Red (r)"
     } else {

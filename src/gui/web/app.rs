@@ -15,9 +15,9 @@ use crate::referee::engine_process::{Answer, EngineCommand, EngineProcess};
 use super::events::{Hub, parse_info};
 use super::probe::EngineInfo;
 use super::query::{EngineSetup, QueryError, configure, snapshot};
-use super::reason::{Ending, describe};
 use super::search::{Job, JobKind};
 use super::session::{Hint, Played, Seat, Session, Settings};
+use crate::gui::reason::{Ending, describe};
 use crate::gui::seat_names;
 
 /// How long an engine may take to start and finish its handshake.

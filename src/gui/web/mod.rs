@@ -42,7 +42,6 @@ mod export;
 mod http;
 mod probe;
 mod query;
-mod reason;
 mod search;
 mod server;
 mod session;

@@ -1,4 +1,4 @@
-//! Saying who won and why, for the result banner: the winner from `query result`, the reason
+//! Saying who won and why, for the result banner of the web GUI and the terminal: the winner from `query result`, the reason
 //! read from the final position's own fields (the protocol does not say why a game ended).
 
 use crate::game::GameId;
