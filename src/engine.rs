@@ -533,7 +533,7 @@ fn book_info(start: Instant, hit: &BookMove) -> SearchInfo {
         depth: hit.plies as u32,
         seldepth: hit.plies as u32,
         multipv: None,
-        score: Score::Mate((hit.plies as i32 + 1) / 2),
+        score: Score::Mate(hit.mate()),
         nodes: 0,
         nps: 0,
         time_ms: start.elapsed().as_millis() as u64,

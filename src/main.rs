@@ -125,6 +125,32 @@ enum Command {
         #[arg(long, value_name = "CMD")]
         engine: Option<std::path::PathBuf>,
     },
+    /// Review a recorded game (a `ludus match` record or a game the web GUI exported): every
+    /// position searched at fixed limits, every move scored against the engine's best and
+    /// marked ?! ? ?? by what it lost; writes the annotated record.
+    Analyse {
+        /// The record file.
+        file: std::path::PathBuf,
+        /// Only the game with this number (its `Game` tag); all games by default.
+        #[arg(long)]
+        number: Option<u64>,
+        /// Search each position to this depth.
+        #[arg(long, conflicts_with_all = ["nodes", "movetime"])]
+        depth: Option<u32>,
+        /// Search each position this many nodes.
+        #[arg(long, conflicts_with = "movetime")]
+        nodes: Option<u64>,
+        /// Search each position this many milliseconds (the default, 500, when no limit is
+        /// given; depth or nodes give the same scores on every run).
+        #[arg(long)]
+        movetime: Option<u64>,
+        /// The engine that analyses (default: this ludus).
+        #[arg(long, value_name = "CMD")]
+        engine: Option<std::path::PathBuf>,
+        /// Seconds to wait at most for the engine's answer on one position.
+        #[arg(long, default_value_t = 600)]
+        timeout: u64,
+    },
     /// Play a match between engines (cutechess/fastchess style), or `match merge` results.
     Match(Box<MatchCommand>),
     /// Prove who wins a Sight position (the empty 5×5 board by default), or `solve merge`
@@ -247,6 +273,29 @@ fn main() -> ExitCode {
         }
         Some(Command::Web { port, engine }) => {
             ludus::gui::web::run(port, engine, chosen, &mut std::io::stdout())
+        }
+        Some(Command::Analyse {
+            file,
+            number,
+            depth,
+            nodes,
+            movetime,
+            engine,
+            timeout,
+        }) => {
+            let limit = match (depth, nodes, movetime) {
+                (Some(d), _, _) => format!("depth {d}"),
+                (_, Some(n), _) => format!("nodes {n}"),
+                (_, _, m) => format!("movetime {}", m.unwrap_or(500)),
+            };
+            let args = ludus::referee::analyse::AnalyseArgs {
+                file,
+                game_number: number,
+                limit,
+                engine,
+                timeout: std::time::Duration::from_secs(timeout),
+            };
+            ludus::referee::analyse::run(&args, &mut std::io::stdout())
         }
         Some(Command::Match(mut command)) => {
             if let Some(sub) = matches.subcommand_matches("match") {

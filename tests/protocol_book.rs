@@ -1,7 +1,8 @@
 //! Option `SolvedBook` through the protocol: advertised (on by default); on a board with a
 //! certificate in `data/` (Sight 4×4 here) `Level full` answers a won position with the
-//! book's move and one `info` line with `score mate N` and no nodes; `SolvedBook false`, a
-//! `searchmoves` without the book's move or another `Level` search as usual.
+//! book's move and one `info` line with `score mate N` and no nodes, a lost one with the reply
+//! resisting longest and `score mate -N`; `SolvedBook false`, a `searchmoves` without the
+//! book's move or another `Level` search as usual.
 
 mod process;
 
@@ -51,12 +52,21 @@ fn a_won_position_is_answered_from_the_book() {
         "{lines:#?}"
     );
     engine.send("setoption name SolvedBook value true");
-    // White to move at the start is lost: no book move, a search.
+    // White to move at the start is lost, every move into Black's proofs: the book resists
+    // longest (all 16 plies), `score mate -8`.
     engine.send("position startpos");
     let lines = search(&mut engine, "go depth 2");
-    assert!(
-        lines.iter().any(|l| l.starts_with("info depth 2 ")),
-        "{lines:#?}"
+    assert_eq!(
+        lines,
+        [
+            "info depth 16 seldepth 16 score mate -8 nodes 0 nps * time * hashfull 0 pv a1",
+            "bestmove a1"
+        ]
     );
+    // After a1 d4, White is to move off Black's strategy (d4 is Black's move): a lost
+    // position whose moves all lead into it again.
+    engine.send("position startpos moves a1 d4");
+    let lines = search(&mut engine, "go depth 2");
+    assert!(lines[0].contains(" score mate -7 nodes 0 "), "{lines:#?}");
     engine.quit(Duration::from_secs(10));
 }

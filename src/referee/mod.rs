@@ -11,6 +11,7 @@
 //!   [`game_record`]: what is kept of a game.
 
 pub mod adjudication;
+pub mod analyse;
 pub mod cli;
 pub mod config;
 pub mod engine_process;

@@ -1,10 +1,11 @@
 //! The solved book: the certificates in `data/` (produced by `ludus solve` and `ludus solve
 //! certify`, see docs/solved.md), embedded in the binary, give the winner's move in every
-//! position of their proofs with more empty points than the certificate's leaves. With
-//! option `SolvedBook` on (the default), `Level full` plays that move at once and reports
-//! `score mate N`; everywhere else (the loser's turns, positions below the leaves, boards
-//! without a certificate) the search plays as usual, and its exact endgame search takes over
-//! below the leaves.
+//! position of their proofs with more empty points than the certificate's leaves, and the
+//! loser's longest resistance where all its moves lead into those proofs. With option
+//! `SolvedBook` on (the default), `Level full` plays that move at once and reports `score
+//! mate N` (negative for the loser); everywhere else (positions off the proofs or below the
+//! leaves, boards without a certificate) the search plays as usual, and its exact endgame
+//! search takes over below the leaves.
 //!
 //! The books are parsed when a Sight engine starts (before its first job), or else the first
 //! time a position of their board and rules is probed.
@@ -33,15 +34,32 @@ const CERTIFICATES: [(usize, bool, &str); 5] = [
 /// A move the book knows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BookMove {
-    /// The winning move, in the game's notation.
+    /// The move, in the game's notation: the winner's move of the proof, or the loser's
+    /// reply that resists longest along the proofs.
     pub mv: String,
-    /// Plies to the end of the game along the proof (an upper bound on the shortest win).
+    /// Plies to the end of the game along the proof (for the winner an upper bound on the
+    /// shortest win).
     pub plies: u8,
+    /// Whether the side to move wins (else it is proven lost).
+    pub wins: bool,
+}
+
+impl BookMove {
+    /// The score in moves of the side to move, as `score mate N` reports it: positive when
+    /// it wins in N of its moves, negative when it is mated after N.
+    pub fn mate(&self) -> i32 {
+        if self.wins {
+            (i32::from(self.plies) + 1) / 2
+        } else {
+            -(i32::from(self.plies) / 2)
+        }
+    }
 }
 
 struct Book {
     strategy: Strategy,
     syms: Symmetries,
+    lines: Lines,
     size: usize,
 }
 
@@ -51,6 +69,7 @@ fn parse(size: usize, text: &str) -> Option<Book> {
     Some(Book {
         strategy: cert.strategy,
         syms: Symmetries::new(&lines),
+        lines,
         size,
     })
 }
@@ -66,15 +85,35 @@ fn book(size: usize, strict: bool) -> Option<&'static Book> {
         .as_ref()
 }
 
-/// The book's move in a Sight position, if it has one.
+/// The book's move in a Sight position, if it has one: the winner's move where the
+/// strategy has the position; where every move of the side to move leads into the strategy
+/// (the loser's turn inside a proof), the reply whose proof runs longest.
 pub fn probe_sight(pos: &Sight) -> Option<BookMove> {
     let book = book(pos.size(), pos.strict_tallest())?;
     let b = Board::from_sight(pos)?;
     let c = book.syms.canonical(&b);
-    let &(m, plies) = book.strategy.get(&c.key)?;
+    if let Some(&(m, plies)) = book.strategy.get(&c.key) {
+        return Some(BookMove {
+            mv: move_name(book.size, book.syms.unmap_move(c.sym, m)),
+            plies,
+            wins: true,
+        });
+    }
+    let mut moves = Vec::new();
+    b.moves(&book.lines, &mut moves);
+    let mut longest: Option<(u8, _)> = None;
+    for &m in &moves {
+        let child = b.play(&book.lines, m);
+        let &(_, plies) = book.strategy.get(&book.syms.canonical(&child).key)?;
+        if longest.is_none_or(|(p, _)| plies > p) {
+            longest = Some((plies, m));
+        }
+    }
+    let (plies, m) = longest?;
     Some(BookMove {
-        mv: move_name(book.size, book.syms.unmap_move(c.sym, m)),
-        plies,
+        mv: move_name(book.size, m),
+        plies: plies.saturating_add(1),
+        wins: false,
     })
 }
 

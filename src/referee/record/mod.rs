@@ -83,7 +83,7 @@ pub(super) const REQUIRED: [&str; 7] = [
 ];
 
 /// A tag value with `\` and `"` escaped and control characters (line breaks) as spaces.
-fn escape_tag(value: &str) -> String {
+pub fn escape_tag(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
     for c in value.chars() {
         match c {
@@ -171,7 +171,7 @@ pub fn format_block(rec: &GameRecord, extra: &[(String, String)]) -> String {
 
 /// Joins `units` with spaces into lines of at most [`WIDTH`] characters, breaking between
 /// units; a unit longer than a line is broken between its words.
-fn wrap(units: &[String]) -> String {
+pub fn wrap(units: &[String]) -> String {
     let mut text = String::new();
     let mut width = 0;
     for unit in units {

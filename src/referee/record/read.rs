@@ -21,6 +21,31 @@ pub struct RecordedGame {
 }
 
 impl RecordedGame {
+    /// The moves of the movetext, in order: comments, move numbers (`12.`) and the result
+    /// left out, and a review's marks (`?`, `!`) taken off the moves.
+    pub fn moves(&self) -> Vec<String> {
+        let movetext = self.text.split_once("\n\n").map_or("", |(_, m)| m);
+        tokens(movetext)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|t| !t.starts_with('{'))
+            .filter(|t| !(t.ends_with('.') && t[..t.len() - 1].chars().all(|c| c.is_ascii_digit())))
+            .filter(|t| GameResult::from_token(t).is_none() && *t != "*")
+            .map(|t| t.trim_end_matches(['?', '!']).to_string())
+            .collect()
+    }
+
+    /// The comment saying how the game ended (`{…}` after the last move's own comment),
+    /// braces included.
+    pub fn ending_comment(&self) -> Option<String> {
+        let movetext = self.text.split_once("\n\n").map_or("", |(_, m)| m);
+        let tokens = tokens(movetext)?;
+        match tokens.as_slice() {
+            [.., a, b, _result] if a.starts_with('{') && b.starts_with('{') => Some(b.to_string()),
+            _ => None,
+        }
+    }
+
     /// The value of tag `name`, if the block has it.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
@@ -200,8 +225,14 @@ fn parse_tag(line: &str) -> Option<(String, String)> {
 /// The last token of a movetext (a comment `{…}` is one token); `None` if a comment is not
 /// closed or there is no token.
 fn last_token(text: &str) -> Option<&str> {
+    tokens(text)?.pop()
+}
+
+/// The tokens of a movetext (a comment `{…}` is one token); `None` if a comment is not
+/// closed.
+fn tokens(text: &str) -> Option<Vec<&str>> {
     let mut rest = text.trim_start();
-    let mut last = None;
+    let mut all = Vec::new();
     while !rest.is_empty() {
         let end = if rest.starts_with('{') {
             rest.find('}')? + 1
@@ -209,8 +240,8 @@ fn last_token(text: &str) -> Option<&str> {
             rest.find(|c: char| c.is_whitespace() || c == '{')
                 .unwrap_or(rest.len())
         };
-        last = Some(&rest[..end]);
+        all.push(&rest[..end]);
         rest = rest[end..].trim_start();
     }
-    last
+    Some(all)
 }
