@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, Sender};
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
@@ -184,12 +184,15 @@ pub struct Engine<G: Evaluate> {
     /// Whether the running job ends by itself ([`Job::is_bounded`]).
     bounded: bool,
     next_id: u64,
+    /// Closed by the worker once its start-up work (the solved books) is done.
+    warming: Option<Receiver<()>>,
 }
 
 impl<G: Evaluate> Engine<G> {
     /// Starts a worker that reports into `events`, with the given tables and random seed.
     pub fn start(events: Sender<Event>, tables: SearchTables<G::Move>, seed: u64) -> Self {
         let (control, inbox) = crossbeam_channel::unbounded();
+        let (warmed, warming) = crossbeam_channel::bounded::<()>(0);
         let stop = Arc::new(AtomicBool::new(false));
         let worker = Worker::<G> {
             events,
@@ -204,6 +207,7 @@ impl<G: Evaluate> Engine<G> {
                 // The solved books are parsed before the first job, off any clock a `go`
                 // would start (about 0.1 s for Sight 5×5).
                 solve::book::load_for::<G>();
+                drop(warmed);
                 worker.run(inbox)
             })
             .ok();
@@ -215,6 +219,18 @@ impl<G: Evaluate> Engine<G> {
             fallback: None,
             bounded: false,
             next_id: 1,
+            warming: Some(warming),
+        }
+    }
+
+    /// Waits (at most `limit`) until the worker has finished its start-up work, so that the
+    /// next `go` pays nothing for it: `isready` answers after this.
+    pub fn wait_warm(&mut self, limit: Duration) {
+        if let Some(warming) = &self.warming {
+            // The worker drops its end when done (or when it ends): a disconnect.
+            if let Err(RecvTimeoutError::Disconnected) | Ok(()) = warming.recv_timeout(limit) {
+                self.warming = None;
+            }
         }
     }
 

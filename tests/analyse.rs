@@ -3,7 +3,6 @@
 //! what they lost, the ending comment is kept, and a malformed record is refused with the
 //! line and the reason before any search.
 
-
 use ludus::game::GameId;
 use ludus::referee::game_record::{GameRecord, GameResult, MoveRecord, Termination};
 use ludus::referee::record::format_record;

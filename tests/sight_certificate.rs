@@ -191,15 +191,17 @@ fn the_four_by_four_book_covers_every_white_move() {
         for _ in 0..100 {
             let mut pos = Sight::start(&settings);
             let mut moves = Vec::new();
-            assert_eq!(probe_sight(&pos), None, "White is lost: no book move");
+            let resist = probe_sight(&pos).expect("White is lost: the book resists");
+            assert_eq!((resist.wins, resist.mate()), (false, -8));
             while pos.outcome().is_none() {
                 pos.generate_moves(&mut moves);
                 let empties = (0..16).filter(|&p| pos.pile(p).is_none()).count();
                 let mv = if pos.side_to_move() == ludus::game::Player::Two && empties > 10 {
                     book_moves += 1;
-                    probe_sight(&pos)
-                        .unwrap_or_else(|| panic!("{}: no book move", pos.to_fen()))
-                        .mv
+                    let answer = probe_sight(&pos)
+                        .unwrap_or_else(|| panic!("{}: no book move", pos.to_fen()));
+                    assert!(answer.wins, "{}: {answer:?}", pos.to_fen());
+                    answer.mv
                 } else if pos.side_to_move() == ludus::game::Player::Two {
                     winning_move(&pos)
                 } else {
@@ -292,9 +294,12 @@ fn the_five_by_five_book_opens_with_a_winning_move_and_answers_every_reply() {
         "{first:?}"
     );
     assert_eq!(first.plies, 25);
+    assert!(first.wins);
     let mut after = start.clone();
     after.try_play_str(&first.mv).expect("legal");
-    assert_eq!(probe_sight(&after), None, "Black is lost: no book move");
+    // Black is lost: every reply leads into the proofs, the book resists longest.
+    let resist = probe_sight(&after).expect("a lost position inside the proofs");
+    assert_eq!((resist.wins, resist.plies, resist.mate()), (false, 24, -12));
     let mut replies = Vec::new();
     after.generate_moves(&mut replies);
     assert_eq!(replies.len(), 24);
@@ -302,6 +307,35 @@ fn the_five_by_five_book_opens_with_a_winning_move_and_answers_every_reply() {
         let mut pos = after.clone();
         pos.play(r);
         let answer = probe_sight(&pos).unwrap_or_else(|| panic!("{}: no book move", pos.to_fen()));
+        pos.try_play_str(&answer.mv)
+            .expect("the book's move is legal");
+    }
+}
+
+/// 5×5 under `strict_tallest` is won for Black (docs/solved.md): the book resists longest as
+/// White from the empty board (`mate -12`), and answers every one of White's 25 first moves
+/// with a legal move that wins.
+#[test]
+fn the_strict_five_by_five_book_wins_every_game_for_black() {
+    use ludus::game::Game;
+    use ludus::game::options::OptionValues;
+    use ludus::game::sight::Sight;
+    use ludus::solve::book::probe_sight;
+    let mut values = OptionValues::from_specs(&Sight::options());
+    values.set("Sight_StrictTallest", "true".into());
+    let start = Sight::start(&Sight::settings(&values));
+    assert!(start.strict_tallest());
+    let resist = probe_sight(&start).expect("the lost empty board is in the book");
+    assert_eq!((resist.wins, resist.plies, resist.mate()), (false, 24, -12));
+    let mut firsts = Vec::new();
+    start.generate_moves(&mut firsts);
+    assert_eq!(firsts.len(), 25);
+    for m in firsts {
+        let mut pos = start.clone();
+        pos.play(m);
+        let answer = probe_sight(&pos).unwrap_or_else(|| panic!("{}: no book move", pos.to_fen()));
+        assert!(answer.wins, "{}: {answer:?}", pos.to_fen());
+        assert_eq!(answer.plies, 23, "{}", pos.to_fen());
         pos.try_play_str(&answer.mv)
             .expect("the book's move is legal");
     }

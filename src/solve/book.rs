@@ -7,8 +7,8 @@
 //! leaves, boards without a certificate) the search plays as usual, and its exact endgame
 //! search takes over below the leaves.
 //!
-//! The books are parsed when a Sight engine starts (before its first job), or else the first
-//! time a position of their board and rules is probed.
+//! The books are parsed when a Sight engine starts (before its first job, and `isready`
+//! waits for them), or else the first time a position of their board and rules is probed.
 
 use std::any::Any;
 use std::io::BufReader;
@@ -23,12 +23,13 @@ use crate::game::Game;
 use crate::game::sight::Sight;
 
 /// The embedded certificates: board side, `strict_tallest`, text.
-const CERTIFICATES: [(usize, bool, &str); 5] = [
+const CERTIFICATES: [(usize, bool, &str); 6] = [
     (3, false, include_str!("../../data/sight3-official.cert")),
     (3, true, include_str!("../../data/sight3-strict.cert")),
     (4, false, include_str!("../../data/sight4-official.cert")),
     (4, true, include_str!("../../data/sight4-strict.cert")),
     (5, false, include_str!("../../data/sight5-official.cert")),
+    (5, true, include_str!("../../data/sight5-strict.cert")),
 ];
 
 /// A move the book knows.
@@ -127,9 +128,19 @@ pub fn probe<G: Game>(pos: &G) -> Option<BookMove> {
 /// Parses every book of game `G` now (only Sight has books), so that no probe pays for it.
 pub fn load_for<G: Game>() {
     if std::any::TypeId::of::<G>() == std::any::TypeId::of::<Sight>() {
-        for &(size, strict, _) in &CERTIFICATES {
-            book(size, strict);
-        }
+        // One thread a book: the two 5×5 books take most of the time, side by side on two
+        // cores.
+        std::thread::scope(|scope| {
+            for &(size, strict, _) in &CERTIFICATES {
+                let spawned = std::thread::Builder::new()
+                    .name("sight-book".into())
+                    .spawn_scoped(scope, move || book(size, strict).is_some());
+                if spawned.is_err() {
+                    // No thread to be had: parse it here.
+                    book(size, strict);
+                }
+            }
+        });
     }
 }
 

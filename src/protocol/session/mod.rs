@@ -21,6 +21,9 @@ use set_option::resolve_seed;
 /// How long to wait for a stopped job's final report before giving up on the worker.
 const WORKER_GRACE: Duration = Duration::from_secs(10);
 
+/// How long `isready` waits at most for the worker's start-up work (the solved books).
+const WARM_UP_LIMIT: Duration = Duration::from_secs(2);
+
 /// State that outlives a session: output, events, options, the game being played.
 pub struct Shared {
     /// The only writer of stdout.
@@ -265,7 +268,12 @@ impl<'a, G: Evaluate> Session<'a, G> {
         };
         match command {
             Command::Hello { uci } => self.hello(uci),
-            Command::IsReady => self.out("readyok"),
+            Command::IsReady => {
+                // Start-up work (the solved books) finishes first: the next `go` is then
+                // off any clock it would have cost. Bounded: `isready` never hangs.
+                self.engine.wait_warm(WARM_UP_LIMIT);
+                self.out("readyok")
+            }
             Command::SetOption { name, value } => return self.set_option(&name, value),
             Command::NewGame => {
                 self.wait_idle();
