@@ -4,10 +4,13 @@
 usage: match_report.py LUDUS PGN...
 
 The solution's winner of a game's opening position comes from ludus itself: the solved book
-has a move for the side to move exactly when that side wins (its certificate claims every
-position down to 2 plies). Prints, per engine, its record on the winning side and on the
-losing side; the book-playing engine must never lose on the winning side.
+answers every position down to 2 plies with `score mate N`, N > 0 exactly when the side to
+move wins (its certificate claims them all). RULES in the environment (e.g.
+"Sight_StrictTallest=true") gives the rule options, as to match.sh. Prints, per engine, its
+record on the winning side and on the losing side; the book-playing engine must never lose on
+the winning side.
 """
+import os
 import re
 import subprocess
 import sys
@@ -25,10 +28,15 @@ def games(path):
 def side_to_move_wins(ludus, moves, cache):
     if moves not in cache:
         args = [ludus, "go", "--game", "sight", "--depth", "1", "--info"]
+        for rule in os.environ.get("RULES", "").split():
+            args += ["--option", rule]
         if moves:
             args += ["--moves", moves]
         out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
-        cache[moves] = " nodes 0 " in out and " score mate " in out
+        mate = re.search(r" score mate (-?\d+) nodes 0 ", out)
+        if not mate:
+            sys.exit(f"the book does not answer the opening '{moves}': {out}")
+        cache[moves] = int(mate.group(1)) > 0
     return cache[moves]
 
 
