@@ -14,7 +14,7 @@ use crate::exit_status;
 use crate::game::{Evaluate, GameId, GameVisitor, options::OptionValues};
 use crate::gui::reason::{Ending, describe};
 use crate::gui::seat_names;
-use crate::referee::engine_process::{EngineCommand, EngineProcess, Proto};
+use crate::referee::engine_process::EngineProcess;
 use crate::referee::rules::{MoveError, RuleSet};
 
 /// Who plays a seat.
@@ -339,27 +339,9 @@ pub fn run(args: &PlayArgs, input: Box<dyn BufRead + Send>, out: &mut dyn Write)
 }
 
 fn start_engine(args: &PlayArgs) -> Result<EngineProcess, String> {
-    let cmd = match &args.engine {
-        Some(path) => path.clone(),
-        None => std::env::current_exe().map_err(|e| format!("cannot find ludus itself: {e}"))?,
-    };
-    let command = EngineCommand {
-        name: "engine".into(),
-        cmd,
-        dir: None,
-        args: Vec::new(),
-        proto: Proto::Ugi,
-    };
-    let mut engine = EngineProcess::start(&command, TIMEOUT).map_err(|e| e.to_string())?;
+    let mut engine =
+        EngineProcess::start_for_game(args.engine.as_deref(), args.game, &args.options, TIMEOUT)?;
     let fail = |e: crate::referee::engine_process::EngineFailure| e.to_string();
-    if engine.advertises("UCI_Variant") {
-        engine
-            .set_option("UCI_Variant", args.game.name())
-            .map_err(fail)?;
-    }
-    for (name, value) in &args.options {
-        engine.set_option(name, value).map_err(fail)?;
-    }
     if let Some(level) = &args.level {
         engine.set_option("Level", level).map_err(fail)?;
     }

@@ -21,7 +21,7 @@ use judge::{After, Verdict, judge, negate};
 
 use crate::exit_status;
 use crate::game::{GameId, Outcome};
-use crate::referee::engine_process::{Answer, EngineCommand, EngineProcess, Proto};
+use crate::referee::engine_process::{Answer, EngineProcess};
 use crate::referee::openings::Opening;
 use crate::referee::record::{RecordedGame, escape_tag, read_records, wrap};
 use crate::referee::rules::{MoveError, RuleSet};
@@ -169,36 +169,15 @@ fn prepare<'a>(record: &'a RecordedGame, path: &Path) -> Result<Game<'a>, String
     })
 }
 
-/// Starts the engine for `game`: its variant and rules set, a new game.
-fn start_engine(game: &Game, args: &AnalyseArgs) -> Result<EngineProcess, String> {
-    let cmd = match &args.engine {
-        Some(path) => path.clone(),
-        None => std::env::current_exe().map_err(|e| format!("cannot find ludus itself: {e}"))?,
-    };
-    let command = EngineCommand {
-        name: "engine".into(),
-        cmd,
-        dir: None,
-        args: Vec::new(),
-        proto: Proto::Ugi,
-    };
-    let startup = Duration::from_secs(10);
-    let mut engine = EngineProcess::start(&command, startup).map_err(|e| e.to_string())?;
-    if engine.advertises("UCI_Variant") {
-        engine
-            .set_option("UCI_Variant", game.id.name())
-            .map_err(|e| e.to_string())?;
-    }
-    for (name, value) in &game.options {
-        engine.set_option(name, value).map_err(|e| e.to_string())?;
-    }
-    Ok(engine)
-}
-
 /// The engine's answer for every position before a move, and for the final position when
 /// the game did not end there by the rules.
 fn search_positions(game: &Game, args: &AnalyseArgs) -> Result<Vec<Answer>, String> {
-    let mut engine = start_engine(game, args)?;
+    let mut engine = EngineProcess::start_for_game(
+        args.engine.as_deref(),
+        game.id,
+        &game.options,
+        Duration::from_secs(10),
+    )?;
     let count = game.moves.len() + usize::from(game.outcome.is_none());
     let mut answers = Vec::with_capacity(count);
     let started = std::time::Instant::now();

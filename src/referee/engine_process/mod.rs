@@ -6,12 +6,13 @@
 
 use std::fmt;
 use std::io::{ErrorKind, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::Receiver;
 
+use crate::game::GameId;
 use crate::referee::game_record::{ReportedScore, Termination};
 
 mod group;
@@ -138,6 +139,40 @@ pub struct EngineProcess {
 }
 
 impl EngineProcess {
+    /// Starts the engine a front end plays or analyses with, `cmd` or else this program
+    /// itself, speaking UGI, with `UCI_Variant` set to `game` (when offered) and the rule
+    /// `options`; errors are for people.
+    pub fn start_for_game(
+        cmd: Option<&Path>,
+        game: GameId,
+        options: &[(String, String)],
+        timeout: Duration,
+    ) -> Result<EngineProcess, String> {
+        let cmd = match cmd {
+            Some(path) => path.to_path_buf(),
+            None => {
+                std::env::current_exe().map_err(|e| format!("cannot find ludus itself: {e}"))?
+            }
+        };
+        let command = EngineCommand {
+            name: "engine".into(),
+            cmd,
+            dir: None,
+            args: Vec::new(),
+            proto: Proto::Ugi,
+        };
+        let mut engine = EngineProcess::start(&command, timeout).map_err(|e| e.to_string())?;
+        if engine.advertises("UCI_Variant") {
+            engine
+                .set_option("UCI_Variant", game.name())
+                .map_err(|e| e.to_string())?;
+        }
+        for (name, value) in options {
+            engine.set_option(name, value).map_err(|e| e.to_string())?;
+        }
+        Ok(engine)
+    }
+
     /// Spawns the engine in a process group of its own (stdin and stdout piped, stderr
     /// discarded, in `dir` if given) and does
     /// the handshake: sends `ugi` (or `uci`), records the `id name` and the `option` lines, and waits
