@@ -123,7 +123,11 @@ fn people_play_moves_that_are_legal_and_take_them_back() {
 
     let (status, refused) = c.post("/api/move", json!({"move": "c3", "ply": 1}));
     assert_eq!(status, 400);
-    assert_eq!(refused["error"], "c3 is not a legal move here");
+    // In the rules' words (as the terminal says it).
+    assert_eq!(
+        refused["error"],
+        "c3: c3 is occupied: a piece is placed on an empty point"
+    );
     let (status, _) = c.post("/api/move", json!({"move": "c4", "ply": 0}));
     assert_eq!(status, 409, "a move for an older position");
     let (status, _) = c.post("/api/move", json!({"mv": "c4"}));

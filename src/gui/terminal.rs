@@ -15,7 +15,7 @@ use crate::game::{Evaluate, GameId, GameVisitor, options::OptionValues};
 use crate::gui::reason::{Ending, describe};
 use crate::gui::seat_names;
 use crate::referee::engine_process::EngineProcess;
-use crate::referee::rules::{MoveError, RuleSet};
+use crate::referee::rules::RuleSet;
 
 /// Who plays a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,14 +123,6 @@ impl Session<'_> {
             )
             .map(|a| a.mv)
             .map_err(|e| format!("the engine failed: {e}"))
-    }
-
-    /// Why `text` is not legal in `fen`, in the rules' words.
-    fn why_not(&self, fen: &str, text: &str) -> String {
-        match self.rules.from_fen(fen).map(|mut p| p.play(text)) {
-            Ok(Err(MoveError::Unreadable(why) | MoveError::Illegal(why))) => why,
-            _ => format!("'{text}' is not a legal move here"),
-        }
     }
 }
 
@@ -461,7 +453,7 @@ fn play(args: &PlayArgs, input: Typed, out: &mut dyn Write) -> Result<(), (i32, 
                     break;
                 }
                 text => {
-                    let why = s.why_not(&view.fen, text);
+                    let why = s.rules.why_not_legal(&view.fen, text);
                     writeln!(out, "{}", wrap(&why)).map_err(io)?;
                     writeln!(out, "(type `moves` for the legal moves, `help` for help)")
                         .map_err(io)?;

@@ -150,6 +150,15 @@ impl RuleSet {
         self.game.visit(Start(&self.values))
     }
 
+    /// Why `text` is not a legal move in the position `fen`, in the rules' words (for a
+    /// person who typed or clicked it).
+    pub fn why_not_legal(&self, fen: &str, text: &str) -> String {
+        match self.from_fen(fen).map(|mut p| p.play(text)) {
+            Ok(Err(MoveError::Unreadable(why) | MoveError::Illegal(why))) => why,
+            _ => format!("'{text}' is not a legal move here"),
+        }
+    }
+
     /// A position read from the game's notation.
     pub fn from_fen(&self, fen: &str) -> Result<Box<dyn RulePosition>, String> {
         struct FromFen<'a>(&'a OptionValues, &'a str);

@@ -9,6 +9,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::game::GameId;
+use crate::referee::rules::RuleSet;
 
 use super::app::{ApiError, App, Inner};
 use super::export::record_text;
@@ -207,7 +208,11 @@ impl App {
         }
         let mv = request.mv.trim();
         if !s.snap.legal.iter().any(|m| m == mv) {
-            return Err(bad(format!("{mv} is not a legal move here")));
+            // ludus's own rules say why (an engine of other rules: a plain refusal).
+            let why = RuleSet::new(s.settings.game, &s.settings.options)
+                .map(|rules| rules.why_not_legal(&s.snap.fen, mv))
+                .unwrap_or_else(|_| format!("'{mv}' is not a legal move here"));
+            return Err(bad(why));
         }
         let played = Played {
             text: mv.to_string(),
