@@ -13,6 +13,8 @@
 //! - [`protocol`]: the UGI/UCI text protocol loop, the only writer of standard output, and the
 //!   one-shot commands for scripts;
 //! - [`exit_status`]: what the binary's exit statuses mean;
+//! - [`datagen`]: `ludus datagen`, self-play training data (searched positions with their
+//!   scores and the games' results), sharded and resumable;
 //! - [`referee`]: `ludus match`, engine-vs-engine matches checked by the rules, with
 //!   statistics (Elo, error bars, LOS, SPRT), records, resume and shards.
 //!
@@ -42,6 +44,7 @@
 //! # Ok::<(), ludus::game::ParseError>(())
 //! ```
 
+pub mod datagen;
 pub mod engine;
 pub mod exit_status;
 pub mod game;

@@ -153,6 +153,9 @@ enum Command {
     },
     /// Play a match between engines (cutechess/fastchess style), or `match merge` results.
     Match(Box<MatchCommand>),
+    /// Self-play training data: positions searched at fixed nodes with their scores and the
+    /// games' results, in shards that resume (`datagen merge`, `datagen dump`).
+    Datagen(Box<ludus::datagen::DatagenCommand>),
     /// Prove who wins a Sight position (the empty 5×5 board by default), or `solve merge`
     /// the results of shards (see docs/solved.md).
     Solve(Box<SolveCommand>),
@@ -302,6 +305,9 @@ fn main() -> ExitCode {
                 command.group_engines(sub);
             }
             referee::cli::run(*command, game, &mut std::io::stdout())
+        }
+        Some(Command::Datagen(command)) => {
+            ludus::datagen::run(*command, game, &mut std::io::stdout())
         }
         Some(Command::Solve(command)) => {
             ludus::solve::cli::run(*command, chosen, &mut std::io::stdout())

@@ -19,7 +19,8 @@ pub struct Clock {
 pub struct Limits {
     /// Greatest iteration depth in plies.
     pub depth: Option<u32>,
-    /// Stop once this many nodes have been searched (after depth 1 is complete).
+    /// Stop once this many nodes have been searched (in any iteration, depth 1 included: then
+    /// the search has no score).
     pub nodes: Option<u64>,
     /// Fixed time for this move in milliseconds.
     pub movetime_ms: Option<i64>,

@@ -1,0 +1,278 @@
+//! The training-data file of `ludus datagen`: a header naming the run, then one record per
+//! finished game, each appended whole, so that a file cut short by a kill loses at most the
+//! game being written (reading stops before it, and a resumed run cuts it off).
+//!
+//! Layout (all integers little-endian):
+//!
+//! ```text
+//! file    = magic "LUDUSDG1" (8 bytes), u16 n, n bytes of UTF-8 identity, record*
+//! record  = u32 body length, body
+//! body    = u32 game index, u8 result, u16 count, position × count
+//! result  = 0 draw, 1 player one won, 2 player two won
+//! position= u8 n, n bytes of the position in the game's notation (FEN),
+//!           u8 kind (0 score in the game's unit, 1 mate in moves),
+//!           i16 score (side to move's view; a mate: +N wins in N moves, -N is mated in N)
+//! ```
+//!
+//! The identity (`game=sight options=none nodes=5000 random-plies=4 seed=1`) says which run
+//! made the file: a resume or a merge of files of different runs is refused.
+
+use std::io::{self, Read, Write};
+
+/// The first bytes of a datagen file.
+pub const MAGIC: &[u8; 8] = b"LUDUSDG1";
+
+/// How a recorded game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    /// A draw.
+    Draw,
+    /// Player one won.
+    P1Win,
+    /// Player two won.
+    P2Win,
+}
+
+/// A search score as recorded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recorded {
+    /// In the game's unit, from the side to move's view.
+    Score(i16),
+    /// A proven result in moves (positive: the side to move wins).
+    Mate(i16),
+}
+
+/// One searched position of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sample {
+    /// The position in the game's notation.
+    pub fen: String,
+    /// The search's score of it.
+    pub score: Recorded,
+}
+
+/// One game of a datagen file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameData {
+    /// The game's index in the run (seeds its opening; shards own indices).
+    pub index: u32,
+    /// How the game ended.
+    pub result: GameResult,
+    /// The positions the engine searched, in order.
+    pub samples: Vec<Sample>,
+}
+
+/// Writes the file header with `identity`.
+pub fn write_header(out: &mut dyn Write, identity: &str) -> io::Result<()> {
+    let len = u16::try_from(identity.len())
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "identity too long"))?;
+    out.write_all(MAGIC)?;
+    out.write_all(&len.to_le_bytes())?;
+    out.write_all(identity.as_bytes())
+}
+
+/// The bytes of one game's record (length prefix included).
+pub fn encode(game: &GameData) -> Result<Vec<u8>, String> {
+    let mut body = Vec::with_capacity(16 + 40 * game.samples.len());
+    body.extend_from_slice(&game.index.to_le_bytes());
+    body.push(match game.result {
+        GameResult::Draw => 0,
+        GameResult::P1Win => 1,
+        GameResult::P2Win => 2,
+    });
+    let count = u16::try_from(game.samples.len()).map_err(|_| "a game of over 65,535 positions")?;
+    body.extend_from_slice(&count.to_le_bytes());
+    for s in &game.samples {
+        let len = u8::try_from(s.fen.len())
+            .map_err(|_| format!("a position over 255 bytes: {}", s.fen))?;
+        body.push(len);
+        body.extend_from_slice(s.fen.as_bytes());
+        let (kind, value) = match s.score {
+            Recorded::Score(v) => (0u8, v),
+            Recorded::Mate(n) => (1u8, n),
+        };
+        body.push(kind);
+        body.extend_from_slice(&value.to_le_bytes());
+    }
+    let mut record = Vec::with_capacity(body.len() + 4);
+    record.extend_from_slice(&(body.len() as u32).to_le_bytes());
+    record.extend_from_slice(&body);
+    Ok(record)
+}
+
+/// What a datagen file holds: its identity, its complete games, and the byte length up to
+/// the end of the last complete one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataFile {
+    /// The run's identity from the header.
+    pub identity: String,
+    /// The complete games, in file order.
+    pub games: Vec<GameData>,
+    /// Bytes up to the end of the last complete game.
+    pub complete_len: u64,
+}
+
+/// Reads a datagen file's bytes. A record cut short at the end is left out
+/// (`complete_len` stops before it); anything else malformed is an error naming the offset.
+pub fn decode(bytes: &[u8]) -> Result<DataFile, String> {
+    let mut r = Reader { bytes, at: 0 };
+    if r.take(8).ok() != Some(&MAGIC[..]) {
+        return Err("not a ludus datagen file (no LUDUSDG1 header)".into());
+    }
+    let len = r.u16().map_err(|_| "the header is cut short".to_string())?;
+    let identity = r
+        .take(len as usize)
+        .map_err(|_| "the header is cut short".to_string())
+        .and_then(|b| {
+            String::from_utf8(b.to_vec()).map_err(|_| "the header is not UTF-8".into())
+        })?;
+    let mut file = DataFile {
+        identity,
+        games: Vec::new(),
+        complete_len: r.at as u64,
+    };
+    while r.at < bytes.len() {
+        let start = r.at;
+        let Ok(len) = r.u32() else { break };
+        let Ok(body) = r.take(len as usize) else {
+            break;
+        };
+        let game =
+            decode_body(body).map_err(|e| format!("the game record at byte {start}: {e}"))?;
+        file.games.push(game);
+        file.complete_len = r.at as u64;
+    }
+    Ok(file)
+}
+
+fn decode_body(body: &[u8]) -> Result<GameData, String> {
+    let mut r = Reader { bytes: body, at: 0 };
+    let short = |_| "cut short inside".to_string();
+    let index = r.u32().map_err(short)?;
+    let result = match r.u8().map_err(short)? {
+        0 => GameResult::Draw,
+        1 => GameResult::P1Win,
+        2 => GameResult::P2Win,
+        other => return Err(format!("result {other} is not 0, 1 or 2")),
+    };
+    let count = r.u16().map_err(short)?;
+    let mut samples = Vec::with_capacity(count as usize);
+    for _ in 0..count {
+        let n = r.u8().map_err(short)?;
+        let fen = std::str::from_utf8(r.take(n as usize).map_err(short)?)
+            .map_err(|_| "a position is not UTF-8".to_string())?
+            .to_string();
+        let kind = r.u8().map_err(short)?;
+        let value = r.i16().map_err(short)?;
+        let score = match kind {
+            0 => Recorded::Score(value),
+            1 => Recorded::Mate(value),
+            other => return Err(format!("score kind {other} is not 0 or 1")),
+        };
+        samples.push(Sample { fen, score });
+    }
+    if r.at != body.len() {
+        return Err(format!("{} bytes left over", body.len() - r.at));
+    }
+    Ok(GameData {
+        index,
+        result,
+        samples,
+    })
+}
+
+/// Reads the whole of `input` (a datagen file).
+pub fn read_all(input: &mut dyn Read) -> Result<DataFile, String> {
+    let mut bytes = Vec::new();
+    input.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    decode(&bytes)
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], ()> {
+        let end = self
+            .at
+            .checked_add(n)
+            .filter(|&e| e <= self.bytes.len())
+            .ok_or(())?;
+        let out = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(out)
+    }
+    fn u8(&mut self) -> Result<u8, ()> {
+        Ok(self.take(1)?[0])
+    }
+    fn u16(&mut self) -> Result<u16, ()> {
+        let b = self.take(2)?;
+        Ok(u16::from_le_bytes([b[0], b[1]]))
+    }
+    fn i16(&mut self) -> Result<i16, ()> {
+        let b = self.take(2)?;
+        Ok(i16::from_le_bytes([b[0], b[1]]))
+    }
+    fn u32(&mut self) -> Result<u32, ()> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(index: u32) -> GameData {
+        GameData {
+            index,
+            result: GameResult::P2Win,
+            samples: vec![
+                Sample {
+                    fen: "5:x5/x5/x2,w,x2/x5/x5 b".into(),
+                    score: Recorded::Score(-35),
+                },
+                Sample {
+                    fen: "5:x5/x5/x2,w,x2/x,b,x3/x5 w".into(),
+                    score: Recorded::Mate(-3),
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn games_read_back_and_a_cut_record_is_left_out() {
+        let mut bytes = Vec::new();
+        write_header(&mut bytes, "game=sight").unwrap();
+        let header_len = bytes.len() as u64;
+        bytes.extend(encode(&game(0)).unwrap());
+        bytes.extend(encode(&game(3)).unwrap());
+        let whole = bytes.len() as u64;
+        let file = decode(&bytes).unwrap();
+        assert_eq!(file.identity, "game=sight");
+        assert_eq!(file.games, vec![game(0), game(3)]);
+        assert_eq!(file.complete_len, whole);
+        // Cut inside the second record: only the first is read.
+        bytes.truncate(bytes.len() - 5);
+        let cut = decode(&bytes).unwrap();
+        assert_eq!(cut.games, vec![game(0)]);
+        assert!(cut.complete_len > header_len && cut.complete_len < whole);
+    }
+
+    #[test]
+    fn malformed_files_are_refused() {
+        assert!(
+            decode(b"NOTDATA!")
+                .unwrap_err()
+                .contains("not a ludus datagen file")
+        );
+        let mut bytes = Vec::new();
+        write_header(&mut bytes, "x").unwrap();
+        let mut record = encode(&game(1)).unwrap();
+        record[8] = 7; // the result byte
+        bytes.extend(record);
+        assert!(decode(&bytes).unwrap_err().contains("result 7"));
+    }
+}

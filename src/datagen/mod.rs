@@ -1,0 +1,443 @@
+//! `ludus datagen`: training data from self-play (issue 17's first step). Each game opens with
+//! a few random legal moves (seeded by the run's seed and the game's index, so every game is
+//! reproducible on any machine), then the alpha-beta search plays both sides at a fixed node
+//! budget with fresh tables; every position it searched is recorded with its score, and the
+//! game with its result, in the binary layout of [`format`].
+//!
+//! A long run is many processes: `--shard K/N` plays the games whose index is K−1 modulo N;
+//! each game is appended to the output as soon as it ends, and the same command after an
+//! interruption resumes after the last complete game (a record cut short is cut off);
+//! `ludus datagen merge` puts the shards' files together, `ludus datagen dump` prints one as
+//! text.
+
+pub mod format;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use clap::{Args, Subcommand};
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+
+use crate::exit_status;
+use crate::game::{Evaluate, GameId, GameVisitor, OptionValues, Outcome, Player};
+use crate::referee::rules::RuleSet;
+use crate::referee::schedule::Shard;
+use crate::search::{Limits, Score, SearchParams, SearchTables, search};
+use format::{GameData, GameResult, Recorded, Sample};
+
+/// `ludus datagen`: self-play data, or `merge`/`dump` of data files.
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct DatagenCommand {
+    #[command(subcommand)]
+    sub: Option<DatagenSub>,
+    #[command(flatten)]
+    args: DatagenArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum DatagenSub {
+    /// Put the files of a run's shards together (same run, no game twice), ordered by game.
+    Merge {
+        /// The merged file.
+        #[arg(long)]
+        out: PathBuf,
+        /// The shards' files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Print a data file as text: its identity, then per game its index and result and per
+    /// position `score<TAB>position`.
+    Dump {
+        /// The data file.
+        file: PathBuf,
+    },
+}
+
+/// What to generate.
+#[derive(Args, Debug)]
+pub struct DatagenArgs {
+    /// The data file (appended to; a rerun resumes it).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Games in the whole run (all shards).
+    #[arg(long, default_value_t = 100)]
+    games: u32,
+    /// Nodes searched per position.
+    #[arg(long, default_value_t = 5000)]
+    nodes: u64,
+    /// Random legal moves that open each game.
+    #[arg(long, default_value_t = 4)]
+    random_plies: u32,
+    /// Seed of the openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Play only shard K of N of the games (those whose index is K−1 modulo N).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// A rule option of the game, as NAME=VALUE (repeatable).
+    #[arg(long = "option", value_name = "NAME=VALUE", value_parser = parse_option)]
+    options: Vec<(String, String)>,
+    /// A game still running after this many plies is stopped and recorded as a draw.
+    #[arg(long, default_value_t = 400)]
+    max_plies: u32,
+    /// Transposition table size in MiB (cleared before every game).
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+    /// Seconds between progress lines.
+    #[arg(long, default_value_t = 10)]
+    progress: u64,
+}
+
+fn parse_option(s: &str) -> Result<(String, String), String> {
+    s.split_once('=')
+        .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
+        .filter(|(n, _)| !n.is_empty())
+        .ok_or_else(|| format!("expected NAME=VALUE, got '{s}'"))
+}
+
+/// Runs `ludus datagen` for `game`; returns the exit status. Progress and results go to `out`.
+pub fn run(command: DatagenCommand, game: GameId, out: &mut dyn Write) -> i32 {
+    let outcome = match command.sub {
+        Some(DatagenSub::Merge { out: path, files }) => merge(&path, &files, out),
+        Some(DatagenSub::Dump { file }) => dump(&file, out),
+        None => generate(&command.args, game, out),
+    };
+    match outcome {
+        Ok(()) => exit_status::SUCCESS,
+        Err((status, message)) => {
+            eprintln!("error: {message}");
+            status
+        }
+    }
+}
+
+type Failure = (i32, String);
+
+fn refused(message: String) -> Failure {
+    (exit_status::USAGE, message)
+}
+
+fn failed(message: String) -> Failure {
+    (exit_status::FAILURE, message)
+}
+
+fn say(out: &mut dyn Write, line: &str) -> Result<(), Failure> {
+    writeln!(out, "{line}")
+        .and_then(|()| out.flush())
+        .map_err(|e| failed(format!("cannot write: {e}")))
+}
+
+/// The run's identity: what must agree for a resume or a merge.
+fn identity(args: &DatagenArgs, game: GameId) -> String {
+    let mut options: Vec<String> = args
+        .options
+        .iter()
+        .map(|(n, v)| format!("{n}={v}"))
+        .collect();
+    options.sort();
+    let options = if options.is_empty() {
+        "none".to_string()
+    } else {
+        options.join(",")
+    };
+    format!(
+        "game={} options={options} nodes={} random-plies={} max-plies={} seed={} games={}",
+        game.name(),
+        args.nodes,
+        args.random_plies,
+        args.max_plies,
+        args.seed,
+        args.games
+    )
+}
+
+fn generate(args: &DatagenArgs, game: GameId, out: &mut dyn Write) -> Result<(), Failure> {
+    let path = args
+        .out
+        .as_ref()
+        .ok_or_else(|| refused("datagen needs --out FILE".into()))?;
+    let rules = RuleSet::new(game, &args.options).map_err(refused)?;
+    let identity = identity(args, game);
+    let shard = args.shard.unwrap_or(Shard { index: 1, count: 1 });
+    let (mut file, done) = open_output(path, &identity)?;
+    let mine: Vec<u32> = (0..args.games)
+        .filter(|&i| shard.contains(u64::from(i)))
+        .collect();
+    let todo: Vec<u32> = mine.iter().copied().filter(|i| !done.contains(i)).collect();
+    say(
+        out,
+        &format!(
+            "datagen {identity}, shard {shard}: {} games, {} already in {}, {} to play",
+            mine.len(),
+            mine.len() - todo.len(),
+            path.display(),
+            todo.len()
+        ),
+    )?;
+    struct Play<'a> {
+        args: &'a DatagenArgs,
+        values: &'a OptionValues,
+        todo: &'a [u32],
+        file: &'a mut std::fs::File,
+        out: &'a mut dyn Write,
+    }
+    impl GameVisitor for Play<'_> {
+        type Output = Result<(), Failure>;
+        fn visit<G: Evaluate>(self) -> Result<(), Failure> {
+            play_games::<G>(self.args, self.values, self.todo, self.file, self.out)
+        }
+    }
+    game.visit(Play {
+        args,
+        values: rules.values(),
+        todo: &todo,
+        file: &mut file,
+        out,
+    })
+}
+
+/// Opens the output for appending: a new file gets the header; an existing one must be of
+/// this run, and a game cut short at its end is cut off. Returns the games it holds.
+fn open_output(
+    path: &Path,
+    identity: &str,
+) -> Result<(std::fs::File, std::collections::HashSet<u32>), Failure> {
+    let shown = |e: std::io::Error| failed(format!("{}: {e}", path.display()));
+    let done = match std::fs::read(path) {
+        Ok(bytes) if !bytes.is_empty() => {
+            let data =
+                format::decode(&bytes).map_err(|e| refused(format!("{}: {e}", path.display())))?;
+            if data.identity != identity {
+                return Err(refused(format!(
+                    "{} holds another run ({}); this one is {identity}",
+                    path.display(),
+                    data.identity
+                )));
+            }
+            if data.complete_len < bytes.len() as u64 {
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(path)
+                    .and_then(|f| f.set_len(data.complete_len))
+                    .map_err(shown)?;
+            }
+            Some(data.games.iter().map(|g| g.index).collect())
+        }
+        Ok(_) => None,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(shown(e)),
+    };
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(shown)?;
+    match done {
+        Some(done) => Ok((file, done)),
+        None => {
+            format::write_header(&mut file, identity).map_err(shown)?;
+            Ok((file, Default::default()))
+        }
+    }
+}
+
+fn play_games<G: Evaluate>(
+    args: &DatagenArgs,
+    values: &OptionValues,
+    todo: &[u32],
+    file: &mut std::fs::File,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    let settings = G::settings(values);
+    let mut tables = SearchTables::<G::Move>::new(args.hash.max(1), G::HISTORY_SIZE)
+        .map_err(|_| refused(format!("cannot allocate a {} MiB table", args.hash)))?;
+    let started = Instant::now();
+    let mut last_report = Instant::now();
+    let (mut games, mut positions) = (0u64, 0u64);
+    for &index in todo {
+        let data = play_one::<G>(args, &settings, index, &mut tables);
+        positions += data.samples.len() as u64;
+        games += 1;
+        let record = format::encode(&data).map_err(failed)?;
+        file.write_all(&record)
+            .and_then(|()| file.flush())
+            .map_err(|e| failed(format!("cannot write the data file: {e}")))?;
+        if last_report.elapsed().as_secs() >= args.progress {
+            last_report = Instant::now();
+            let secs = started.elapsed().as_secs_f64().max(0.001);
+            say(
+                out,
+                &format!(
+                    "  … {games} of {} games, {positions} positions, {:.0} positions/s, {:.0} s",
+                    todo.len(),
+                    positions as f64 / secs,
+                    secs
+                ),
+            )?;
+        }
+    }
+    say(
+        out,
+        &format!(
+            "{games} games, {positions} positions written in {:.1} s",
+            started.elapsed().as_secs_f64()
+        ),
+    )
+}
+
+/// Plays game `index` of the run: its random opening, then the search on both sides.
+fn play_one<G: Evaluate>(
+    args: &DatagenArgs,
+    settings: &G::Settings,
+    index: u32,
+    tables: &mut SearchTables<G::Move>,
+) -> GameData {
+    let mut rng = SmallRng::seed_from_u64(
+        args.seed ^ (u64::from(index) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+    );
+    let mut pos = G::start(settings);
+    let mut moves = Vec::new();
+    let mut earlier = Vec::new();
+    let mut plies = 0;
+    // The opening: random legal moves (fewer if the game would end).
+    while plies < args.random_plies && pos.outcome().is_none() {
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        earlier.extend(pos.repetition_key());
+        pos.play(moves[rng.random_range(0..moves.len())]);
+        plies += 1;
+    }
+    tables.clear();
+    let stop = AtomicBool::new(false);
+    let mut samples = Vec::new();
+    while pos.outcome().is_none() && plies < args.max_plies {
+        let params = SearchParams {
+            limits: Limits {
+                nodes: Some(args.nodes),
+                ..Limits::default()
+            },
+            multipv: 1,
+            overhead_ms: 0,
+            root_moves: None,
+            threads: 1,
+            earlier_positions: earlier.clone(),
+        };
+        let mut result = search(&pos, &params, tables, &stop, &mut |_| {});
+        if result.score.is_none() {
+            // The node budget ran out inside depth 1 (Tactigon's capture searches can be
+            // long): depth 1 in full, so that every position gets a score.
+            let depth_one = SearchParams {
+                limits: Limits {
+                    depth: Some(1),
+                    ..Limits::default()
+                },
+                ..params
+            };
+            result = search(&pos, &depth_one, tables, &stop, &mut |_| {});
+        }
+        let Some(best) = result.best.as_deref().and_then(|m| pos.parse_move(m).ok()) else {
+            break;
+        };
+        if let Some(score) = result.score {
+            let score = match score {
+                Score::Cp(v) => Recorded::Score(v.clamp(-i16::MAX as i32, i16::MAX as i32) as i16),
+                Score::Mate(n) => Recorded::Mate(n.clamp(-i16::MAX as i32, i16::MAX as i32) as i16),
+            };
+            samples.push(Sample {
+                fen: pos.to_fen(),
+                score,
+            });
+        }
+        earlier.extend(pos.repetition_key());
+        pos.play(best);
+        plies += 1;
+    }
+    let result = match pos.outcome() {
+        Some(Outcome::Win(Player::One)) => GameResult::P1Win,
+        Some(Outcome::Win(Player::Two)) => GameResult::P2Win,
+        _ => GameResult::Draw,
+    };
+    GameData {
+        index,
+        result,
+        samples,
+    }
+}
+
+fn read(path: &Path) -> Result<format::DataFile, Failure> {
+    let bytes = std::fs::read(path).map_err(|e| refused(format!("{}: {e}", path.display())))?;
+    format::decode(&bytes).map_err(|e| refused(format!("{}: {e}", path.display())))
+}
+
+fn merge(path: &Path, files: &[PathBuf], out: &mut dyn Write) -> Result<(), Failure> {
+    let mut identity: Option<String> = None;
+    let mut games: Vec<GameData> = Vec::new();
+    for file in files {
+        let data = read(file)?;
+        match &identity {
+            Some(id) if *id != data.identity => {
+                return Err(refused(format!(
+                    "{} is of another run ({}) than {} ({id})",
+                    file.display(),
+                    data.identity,
+                    files[0].display()
+                )));
+            }
+            _ => identity = Some(data.identity),
+        }
+        games.extend(data.games);
+    }
+    games.sort_by_key(|g| g.index);
+    if let Some(pair) = games.windows(2).find(|w| w[0].index == w[1].index) {
+        return Err(refused(format!("game {} is in two files", pair[0].index)));
+    }
+    let mut bytes = Vec::new();
+    format::write_header(&mut bytes, identity.as_deref().unwrap_or_default())
+        .map_err(|e| failed(e.to_string()))?;
+    let mut positions = 0;
+    for g in &games {
+        positions += g.samples.len();
+        bytes.extend(format::encode(g).map_err(failed)?);
+    }
+    let partial = path.with_extension("partial");
+    std::fs::write(&partial, &bytes)
+        .and_then(|()| std::fs::rename(&partial, path))
+        .map_err(|e| failed(format!("{}: {e}", path.display())))?;
+    say(
+        out,
+        &format!(
+            "{}: {} games, {positions} positions from {} files",
+            path.display(),
+            games.len(),
+            files.len()
+        ),
+    )
+}
+
+fn dump(path: &Path, out: &mut dyn Write) -> Result<(), Failure> {
+    let data = read(path)?;
+    say(out, &format!("# {}", data.identity))?;
+    for g in &data.games {
+        let result = match g.result {
+            GameResult::Draw => "1/2-1/2",
+            GameResult::P1Win => "1-0",
+            GameResult::P2Win => "0-1",
+        };
+        say(out, &format!("game {} {result}", g.index))?;
+        for s in &g.samples {
+            let score = match s.score {
+                Recorded::Score(v) => format!("{v:+}"),
+                Recorded::Mate(n) if n > 0 => format!("+M{n}"),
+                Recorded::Mate(n) => format!("-M{}", -n),
+            };
+            say(out, &format!("{score}\t{}", s.fen))?;
+        }
+    }
+    Ok(())
+}
