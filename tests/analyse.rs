@@ -199,6 +199,11 @@ fn a_malformed_record_is_refused_before_any_search() {
             text.replace("1/2-1/2\n\n", "{1/2-1/2\n\n"),
             "a comment is not closed",
         ),
+        (
+            text.replace("[Result \"1/2-1/2\"]", "[Result \"*\"]")
+                .replace("1/2-1/2\n\n", "*\n\n"),
+            "a game still in progress",
+        ),
     ];
     for (i, (bad, expected)) in cases.iter().enumerate() {
         let file = write(&dir, &format!("bad{i}.pgn"), bad);

@@ -73,7 +73,15 @@ fn analyse(args: &AnalyseArgs, out: &mut dyn Write) -> Result<(), Failure> {
     if !path.is_file() {
         return Err(refused(format!("{}: no such file", path.display())));
     }
-    let recovered = read_records(path).map_err(refused)?;
+    let recovered = read_records(path).map_err(|e| {
+        if e.contains("bad Result tag \"*\"") {
+            refused(format!(
+                "{e}: a game still in progress (exported before its end) is not reviewed; export it when it has ended"
+            ))
+        } else {
+            refused(e)
+        }
+    })?;
     if recovered.games.is_empty() {
         return Err(refused(format!(
             "{}: no complete game in it (a game is its tags, a blank line, the moves and a blank line)",
