@@ -369,6 +369,28 @@ fn sharded_checks_record_their_claims_and_resume() {
     let text1 = std::fs::read_to_string(&r1).expect("record 1");
     let text2 = std::fs::read_to_string(&r2).expect("record 2");
     assert_eq!(text1.lines().count(), 38, "a header and one line a claim");
+
+    // Shard 2 on top of shard 1's record stops its walks at the claims shard 1 verified
+    // (under the board's symmetries): fewer positions than shard 2 alone.
+    let positions = |out: &str| -> u64 {
+        let last = out.lines().last().unwrap_or("");
+        last.split(", ")
+            .find_map(|part| part.strip_suffix(" positions through the strategy"))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no position count: {last}"))
+    };
+    let alone = run_ludus(&["solve", "check", &cert, "--shard", "2/2"]).1;
+    let on_top = dir.file("on-top");
+    std::fs::write(&on_top, &text1).expect("written");
+    let (status, out, err) = run_ludus(&[
+        "solve", "check", &cert, "--shard", "2/2", "--record", &on_top,
+    ]);
+    assert_eq!(status, 0, "{out}{err}");
+    assert!(
+        out.ends_with("; with the record, 73 of 73 claims verified\n"),
+        "{out}"
+    );
+    assert!(positions(&out) < positions(&alone), "{out}\n{alone}");
     std::fs::write(&all, format!("{text1}{text2}")).expect("written");
     let (status, out, err) = run_ludus(&["solve", "check", &cert, "--record", &all]);
     assert_eq!(status, 0, "{out}{err}");

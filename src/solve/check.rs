@@ -3,9 +3,12 @@
 //! pruning. For a claimed win it plays the strategy's move (which must be legal) and checks
 //! the position after it as a loss for the opponent; for a claimed loss it tries every legal
 //! move and checks each resulting position as a win for the opponent; a position that has
-//! at most `leaf_empties` empty points is solved by a plain exhaustive search. Nothing is
-//! taken on trust: the strategy is only a lookup of which move to try, so a wrong key or a
-//! wrong move can only make the check fail, never pass.
+//! at most `leaf_empties` empty points is solved by a plain exhaustive search. Nothing in
+//! the certificate is taken on trust: the strategy is only a lookup of which move to try, so
+//! a wrong key or a wrong move can only make the check fail, never pass. Two things are: the
+//! board's symmetries (a position verified stands for its mirror images and turns, as in the
+//! solver; `tests/sight_solver.rs` checks them against the rules), and the claims a check
+//! record says were verified ([`Checker::assume_verified`], for a check split into shards).
 
 use std::collections::{HashMap, HashSet};
 
@@ -35,7 +38,8 @@ pub struct Checker<'a> {
     cert: &'a Certificate,
     syms: Symmetries,
     settings: SightSettings,
-    /// Positions (exact, not canonical) already verified with their claimed result.
+    /// Positions already verified with their claimed result, by class under the board's
+    /// symmetries.
     verified: HashSet<(u128, bool)>,
     /// Exhaustive results by exact position.
     solved: HashMap<u128, bool>,
@@ -43,8 +47,8 @@ pub struct Checker<'a> {
     pub stats: CheckStats,
 }
 
-/// The exact position: five bits per point (owner, height) and the side to move. Not
-/// canonical: the checker knows nothing of symmetry.
+/// The exact position: five bits per point (owner, height) and the side to move (the
+/// exhaustive search's memo; not canonical).
 fn exact_key(pos: &Sight) -> u128 {
     let n = pos.size();
     let mut key = (pos.side_to_move().index() as u128) << 125;
@@ -97,8 +101,7 @@ impl<'a> Checker<'a> {
         let mut stack = vec![(root.clone(), win)];
         let mut moves = Vec::new();
         while let Some((pos, win)) = stack.pop() {
-            let key = exact_key(&pos);
-            if !self.verified.insert((key, win)) {
+            if !self.verified.insert((self.class_key(&pos), win)) {
                 continue;
             }
             self.stats.positions += 1;
@@ -143,6 +146,23 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// The position's key under the board's symmetries (positions that are mirror images or
+    /// turns of each other have the same result); the exact key where the solver's board
+    /// does not hold the position (never in a checked certificate: claims are refused then).
+    fn class_key(&self, pos: &Sight) -> u128 {
+        Board::from_sight(pos).map_or_else(|| exact_key(pos), |b| self.syms.canonical(&b).key)
+    }
+
+    /// Takes claim `index` as verified (a check record says an earlier run or another shard
+    /// verified it): a walk that reaches its position, or a symmetric one, stops there.
+    pub fn assume_verified(&mut self, index: usize) -> Result<(), String> {
+        let (fen, win) = &self.cert.claims[index];
+        let pos = Sight::from_fen(fen, &self.settings).map_err(|e| format!("{fen}: {e}"))?;
+        let key = self.class_key(&pos);
+        self.verified.insert((key, *win));
         Ok(())
     }
 
