@@ -107,6 +107,7 @@ fn play_one<G: Evaluate>(args: &Args, settings: &G::Settings, g: usize) -> GameR
         root_moves: None,
         threads: 1,
         earlier_positions: Vec::new(),
+        net: None,
     };
     let mut pos = G::start(settings);
     let (mut plies, mut depth_sum, mut searches) = (0, 0, 0);

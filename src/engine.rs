@@ -514,6 +514,7 @@ impl<G: Evaluate> Worker<G> {
                 root_moves: None,
                 threads: 1,
                 earlier_positions: Vec::new(),
+                net: crate::net::embedded::net_for::<G>(),
             };
             let result = run_search(&root, &params, &mut self.tables, &self.stop, &mut |_| {});
             total += result.nodes;

@@ -3,6 +3,8 @@
 //! Layers, each depending only on those above it:
 //! - [`game`]: rules ([`game::Game`]) and search knowledge ([`game::Evaluate`]) per game, and
 //!   the single runtime dispatch [`game::GameId::visit`];
+//! - [`net`]: learned evaluations (small integer nets over each game's features), kept
+//!   incrementally during a search;
 //! - [`search`]: one generic iterative-deepening alpha-beta with a transposition table and a
 //!   time manager;
 //! - [`solve`]: the Sight solver, its certificates and checker, and the solved book the
@@ -15,6 +17,7 @@
 //! - [`exit_status`]: what the binary's exit statuses mean;
 //! - [`datagen`]: `ludus datagen`, self-play training data (searched positions with their
 //!   scores and the games' results), sharded and resumable;
+//! - [`train`]: `ludus train`, a net from datagen files (with the cargo feature `train`);
 //! - [`referee`]: `ludus match`, engine-vs-engine matches checked by the rules, with
 //!   statistics (Elo, error bars, LOS, SPRT), records, resume and shards.
 //!
@@ -36,6 +39,7 @@
 //!     root_moves: None,
 //!     threads: 1,
 //!     earlier_positions: Vec::new(),
+//!     net: None,
 //! };
 //! let mut tables = SearchTables::new(1, Sight::HISTORY_SIZE).expect("1 MiB");
 //! let result = search(&pos, &params, &mut tables, &AtomicBool::new(false), &mut |_| {});
@@ -51,7 +55,9 @@ pub mod game;
 pub mod gui;
 pub mod lines;
 pub mod machine;
+pub mod net;
 pub mod protocol;
 pub mod referee;
 pub mod search;
 pub mod solve;
+pub mod train;

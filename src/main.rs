@@ -156,6 +156,9 @@ enum Command {
     /// Self-play training data: positions searched at fixed nodes with their scores and the
     /// games' results, in shards that resume (`datagen merge`, `datagen dump`).
     Datagen(Box<ludus::datagen::DatagenCommand>),
+    /// Train a net for the game from datagen files (needs a build with `--features train`;
+    /// see docs/training.md).
+    Train(Box<ludus::train::TrainArgs>),
     /// Prove who wins a Sight position (the empty 5×5 board by default), or `solve merge`
     /// the results of shards (see docs/solved.md).
     Solve(Box<SolveCommand>),
@@ -309,6 +312,7 @@ fn main() -> ExitCode {
         Some(Command::Datagen(command)) => {
             ludus::datagen::run(*command, game, &mut std::io::stdout())
         }
+        Some(Command::Train(args)) => ludus::train::run(&args, game, &mut std::io::stdout()),
         Some(Command::Solve(command)) => {
             ludus::solve::cli::run(*command, chosen, &mut std::io::stdout())
         }

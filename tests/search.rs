@@ -40,6 +40,7 @@ fn params(limits: Limits) -> SearchParams<<Sight as Game>::Move> {
         root_moves: None,
         threads: 1,
         earlier_positions: Vec::new(),
+        net: None,
     }
 }
 
@@ -307,6 +308,7 @@ fn several_threads_prove_the_same_results_as_one() {
     let two = SearchParams {
         threads: 2,
         earlier_positions: Vec::new(),
+        net: None,
         ..params(Limits::default())
     };
     assert_eq!(run(&four, &two).0.score, one_thread_four);

@@ -31,6 +31,7 @@ fn params<M>(limits: Limits, multipv: usize, root_moves: Option<Vec<M>>) -> Sear
         root_moves,
         threads: 1,
         earlier_positions: Vec::new(),
+        net: None,
     }
 }
 

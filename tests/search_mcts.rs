@@ -60,6 +60,7 @@ fn run_with<G: Evaluate>(
         root_moves,
         threads: 1,
         earlier_positions: Vec::new(),
+        net: None,
     };
     let mut infos = Vec::new();
     let stop = AtomicBool::new(stop);

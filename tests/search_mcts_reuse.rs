@@ -33,6 +33,7 @@ fn params<M>(nodes: u64, root_moves: Option<Vec<M>>) -> SearchParams<M> {
         root_moves,
         threads: 1,
         earlier_positions: Vec::new(),
+        net: None,
     }
 }
 

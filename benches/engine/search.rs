@@ -55,6 +55,7 @@ impl GameVisitor for OneSearch<'_> {
             root_moves: None,
             threads: 1,
             earlier_positions: Vec::new(),
+            net: None,
         };
         let mut tables = SearchTables::new(HASH_MIB, G::HISTORY_SIZE)
             .map_err(|e| format!("cannot allocate the search tables: {e:?}"))?;

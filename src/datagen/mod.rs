@@ -14,6 +14,7 @@ pub mod format;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -23,6 +24,8 @@ use rand::{RngExt, SeedableRng};
 
 use crate::exit_status;
 use crate::game::{Evaluate, GameId, GameVisitor, OptionValues, Outcome, Player};
+use crate::net::file::fnv1a;
+use crate::net::{GameNet, Net, embedded};
 use crate::referee::rules::RuleSet;
 use crate::referee::schedule::Shard;
 use crate::search::{Limits, Score, SearchParams, SearchTables, search};
@@ -90,6 +93,45 @@ pub struct DatagenArgs {
     /// Seconds between progress lines.
     #[arg(long, default_value_t = 10)]
     progress: u64,
+    /// The evaluation both sides search with: `net` (the `--eval-file` net, else the net
+    /// built in, else the hand-written evaluation where the game has no net) or `hand`.
+    #[arg(long, default_value = "net", value_parser = ["net", "hand"])]
+    eval: String,
+    /// A net file (docs/training.md) to search with instead of the built-in net.
+    #[arg(long, value_name = "FILE")]
+    eval_file: Option<PathBuf>,
+}
+
+/// The net the run searches with (`None`: the hand-written evaluation), checked against the
+/// game, and its part of the run's identity.
+fn run_net(args: &DatagenArgs, game: GameId) -> Result<(Option<Arc<Net>>, String), Failure> {
+    if args.eval == "hand" {
+        if args.eval_file.is_some() {
+            return Err(refused("--eval-file needs --eval net".into()));
+        }
+        return Ok((None, String::new()));
+    }
+    struct Pick<'a>(Option<&'a Path>);
+    impl GameVisitor for Pick<'_> {
+        type Output = Result<Option<Arc<Net>>, String>;
+        fn visit<G: Evaluate>(self) -> Self::Output {
+            let Some(path) = self.0 else {
+                return Ok(embedded::net_for::<G>());
+            };
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let net = Net::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            GameNet::<G>::new(Arc::new(net))
+                .map(|n| Some(n.net_arc()))
+                .map_err(|e| format!("{}: {e}", path.display()))
+        }
+    }
+    let net = game
+        .visit(Pick(args.eval_file.as_deref()))
+        .map_err(refused)?;
+    let tag = net.as_ref().map_or(String::new(), |n| {
+        format!(" eval=net-{:016x}", fnv1a(&n.to_bytes()))
+    });
+    Ok((net, tag))
 }
 
 fn parse_option(s: &str) -> Result<(String, String), String> {
@@ -161,7 +203,8 @@ fn generate(args: &DatagenArgs, game: GameId, out: &mut dyn Write) -> Result<(),
         .as_ref()
         .ok_or_else(|| refused("datagen needs --out FILE".into()))?;
     let rules = RuleSet::new(game, &args.options).map_err(refused)?;
-    let identity = identity(args, game);
+    let (net, eval_tag) = run_net(args, game)?;
+    let identity = identity(args, game) + &eval_tag;
     let shard = args.shard.unwrap_or(Shard { index: 1, count: 1 });
     let (mut file, done) = open_output(path, &identity)?;
     let mine: Vec<u32> = (0..args.games)
@@ -184,11 +227,18 @@ fn generate(args: &DatagenArgs, game: GameId, out: &mut dyn Write) -> Result<(),
         todo: &'a [u32],
         file: &'a mut std::fs::File,
         out: &'a mut dyn Write,
+        net: Option<Arc<Net>>,
     }
     impl GameVisitor for Play<'_> {
         type Output = Result<(), Failure>;
         fn visit<G: Evaluate>(self) -> Result<(), Failure> {
-            play_games::<G>(self.args, self.values, self.todo, self.file, self.out)
+            let net = self.net.and_then(|n| GameNet::<G>::new(n).ok());
+            let run = Run {
+                args: self.args,
+                values: self.values,
+                net: net.map(|n| n.net_arc()),
+            };
+            play_games::<G>(&run, self.todo, self.file, self.out)
         }
     }
     game.visit(Play {
@@ -197,6 +247,7 @@ fn generate(args: &DatagenArgs, game: GameId, out: &mut dyn Write) -> Result<(),
         todo: &todo,
         file: &mut file,
         out,
+        net,
     })
 }
 
@@ -245,13 +296,21 @@ fn open_output(
     }
 }
 
+/// What every game of a run shares.
+struct Run<'a> {
+    args: &'a DatagenArgs,
+    values: &'a OptionValues,
+    /// The net both sides search with (`None`: the hand-written evaluation).
+    net: Option<Arc<Net>>,
+}
+
 fn play_games<G: Evaluate>(
-    args: &DatagenArgs,
-    values: &OptionValues,
+    run: &Run<'_>,
     todo: &[u32],
     file: &mut std::fs::File,
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
+    let (args, values) = (run.args, run.values);
     let settings = G::settings(values);
     let mut tables = SearchTables::<G::Move>::new(args.hash.max(1), G::HISTORY_SIZE)
         .map_err(|_| refused(format!("cannot allocate a {} MiB table", args.hash)))?;
@@ -259,7 +318,7 @@ fn play_games<G: Evaluate>(
     let mut last_report = Instant::now();
     let (mut games, mut positions) = (0u64, 0u64);
     for &index in todo {
-        let data = play_one::<G>(args, &settings, index, &mut tables);
+        let data = play_one::<G>(run, &settings, index, &mut tables);
         positions += data.samples.len() as u64;
         games += 1;
         let record = format::encode(&data).map_err(failed)?;
@@ -291,11 +350,12 @@ fn play_games<G: Evaluate>(
 
 /// Plays game `index` of the run: its random opening, then the search on both sides.
 fn play_one<G: Evaluate>(
-    args: &DatagenArgs,
+    run: &Run<'_>,
     settings: &G::Settings,
     index: u32,
     tables: &mut SearchTables<G::Move>,
 ) -> GameData {
+    let args = run.args;
     let mut rng = SmallRng::seed_from_u64(
         args.seed ^ (u64::from(index) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
     );
@@ -327,6 +387,7 @@ fn play_one<G: Evaluate>(
             root_moves: None,
             threads: 1,
             earlier_positions: earlier.clone(),
+            net: run.net.clone(),
         };
         let mut result = search(&pos, &params, tables, &stop, &mut |_| {});
         if result.score.is_none() {

@@ -209,6 +209,16 @@ pub trait Evaluate: Game {
     /// Static evaluation from the side to move's view, in the game's documented unit
     /// (centipawn-like: 100 is a clear advantage). Never called on finished positions.
     fn evaluate(&self) -> i32;
+    /// The name and version of the game's input features for a learned evaluation
+    /// (`src/net`); a net file names the set it was trained on. Empty where the game has none.
+    const NET_FEATURES: &'static str = "";
+    /// How many inputs [`Evaluate::net_features`] chooses from.
+    const NET_INPUTS: usize = 0;
+    /// Pushes onto `out` the active inputs (each below [`Evaluate::NET_INPUTS`], no input
+    /// twice) of the position seen by player `view` (0: player one, 1: player two), written
+    /// relative to the viewer, so that both views share one set of weights. Nothing by
+    /// default.
+    fn net_features(&self, _view: usize, _out: &mut Vec<u16>) {}
     /// A slot for the move in the history table, used for move ordering.
     fn history_index(&self, m: Self::Move) -> usize;
     /// The moves the search considers: the legal moves less any that are provably equivalent

@@ -88,6 +88,7 @@ pub(crate) fn run_events(
         strict: config.strict,
         quit_when_idle: false,
         failed: false,
+        eval_file_net: None,
     };
     loop {
         let game = shared.game;

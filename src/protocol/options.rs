@@ -33,6 +33,14 @@ pub const SOLVED_BOOK: &str = "SolvedBook";
 /// `Searcher`: the searcher of `Level full`, `auto` (each game's better one), `alphabeta` or
 /// `mcts`.
 pub const SEARCHER: &str = "Searcher";
+/// `Eval`: the static evaluation, `net` (the learned one: `EvalFile`'s net, else the net
+/// built in, else the hand-written one where a game has no net yet) or `hand`.
+pub const EVAL: &str = "Eval";
+/// `EvalFile`: a net file (docs/training.md) to evaluate with instead of the built-in net;
+/// empty for the built-in one. A file that is not a net of the current game is refused.
+pub const EVAL_FILE: &str = "EvalFile";
+/// The values of `Eval`.
+pub const EVAL_NAMES: &[&str] = &["net", "hand"];
 /// `Seed`: seed of the random choices of `Level random|greedy` (0 = from the clock).
 pub const SEED: &str = "Seed";
 
@@ -88,6 +96,8 @@ pub fn all_specs() -> Vec<OptionSpec> {
         OptionSpec::combo(LEVEL, "full", Level::NAMES),
         OptionSpec::combo(SEARCHER, "auto", Searcher::NAMES),
         OptionSpec::check(SOLVED_BOOK, true),
+        OptionSpec::combo(EVAL, "net", EVAL_NAMES),
+        OptionSpec::text(EVAL_FILE, ""),
         OptionSpec::spin(SEED, 0, 0, i64::MAX),
     ];
     for game in GameId::ALL {

@@ -12,6 +12,7 @@ use super::progress::ProgressSink;
 use super::score::{INFINITY, MATE, terminal_score};
 use super::tt::{Bound, TranspositionTable};
 use crate::game::{Evaluate, Outcome};
+use crate::net::{Evaluator, GameNet};
 
 /// How often (in nodes) the clock is read and a helper adds its nodes to the shared count.
 /// The stop flag is looked at in every node.
@@ -89,6 +90,8 @@ pub struct AlphaBeta<'a, G: Evaluate> {
     pub progress: Option<ProgressSink<'a>>,
     /// The depth of the iteration under way (what progress reports name).
     depth: u32,
+    /// The static evaluation: the game's own, or a net.
+    eval: Evaluator<G>,
 }
 
 impl<'a, G: Evaluate> AlphaBeta<'a, G> {
@@ -122,7 +125,13 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
             earlier_positions: Vec::new(),
             progress: None,
             depth: 0,
+            eval: Evaluator::Hand,
         }
+    }
+
+    /// Evaluates with `net` (`None`: the game's hand-written evaluation).
+    pub fn set_net(&mut self, net: Option<&GameNet<G>>) {
+        self.eval = Evaluator::new(net);
     }
 
     /// The game's positions before the root ([`Evaluate::repetition_key`]): the search scores
@@ -316,7 +325,7 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
             return score;
         }
         if ply >= MAX_PLY {
-            return pos.evaluate();
+            return self.eval.evaluate(pos, ply);
         }
         // Mate-distance pruning: no line from here can beat a win found nearer the root.
         alpha = alpha.max(-(MATE - ply as i32));
@@ -438,7 +447,7 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
             pos.search_moves(&mut moves);
             -INFINITY
         } else {
-            let stand_pat = pos.evaluate();
+            let stand_pat = self.eval.evaluate(pos, ply);
             if stand_pat >= beta || ply >= MAX_PLY {
                 self.move_lists[ply] = moves;
                 return stand_pat;

@@ -13,10 +13,12 @@ pub mod score;
 pub mod smp;
 pub mod tt;
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use crate::game::{Evaluate, PackedMove};
+use crate::net::{GameNet, Net};
 use alphabeta::{AlphaBeta, Role, RootLine};
 use limits::Deadlines;
 pub use limits::{Clock, Limits};
@@ -109,6 +111,18 @@ pub struct SearchParams<M> {
     /// … moves` and `move` played), in any order; a line that returns to one of them is
     /// scored as a draw. Empty when the game has no repetitions or the history is unknown.
     pub earlier_positions: Vec<u64>,
+    /// The learned evaluation to search with (`Eval`, `EvalFile`); `None`, or a net that does
+    /// not fit the game, searches with the game's hand-written evaluation.
+    pub net: Option<Arc<Net>>,
+}
+
+/// The net of `params` checked against `G` (`None` where there is none or it does not fit:
+/// the engine checks a net when it is chosen, so a misfit here is a caller's error, logged).
+pub fn game_net<G: Evaluate>(params: &SearchParams<G::Move>) -> Option<GameNet<G>> {
+    let net = params.net.as_ref()?;
+    GameNet::new(Arc::clone(net))
+        .inspect_err(|e| log::warn!("net not used: {e}"))
+        .ok()
 }
 
 /// One `info` line's worth of progress.
@@ -272,6 +286,7 @@ pub fn search_reporting<G: Evaluate>(
     tables.tt.new_search();
     let SearchTables { tt, history } = tables;
     let tt = &*tt;
+    let net = game_net::<G>(params);
     let helpers_halt = AtomicBool::new(false);
     let helper_nodes = AtomicU64::new(0);
     std::thread::scope(|scope| {
@@ -282,6 +297,7 @@ pub fn search_reporting<G: Evaluate>(
             deadlines,
             max_depth,
             earlier_positions: &params.earlier_positions,
+            net: net.as_ref(),
         };
         plan.spawn(scope, root, &moves, params.threads);
         let mut ab = AlphaBeta::new(
@@ -295,6 +311,7 @@ pub fn search_reporting<G: Evaluate>(
             limits.nodes,
         );
         ab.set_earlier_positions(&params.earlier_positions);
+        ab.set_net(net.as_ref());
         ab.progress = Some(ProgressSink::new(progress, start));
         let main = MainSearch {
             root,

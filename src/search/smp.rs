@@ -16,6 +16,7 @@ use super::limits::Deadlines;
 use super::ordering::History;
 use super::tt::TranspositionTable;
 use crate::game::Evaluate;
+use crate::net::GameNet;
 
 /// Most search threads (`Threads` option's maximum).
 pub const MAX_THREADS: usize = 256;
@@ -34,6 +35,8 @@ pub struct HelperPlan<'a, G: Evaluate> {
     pub max_depth: u32,
     /// The game's positions before the root ([`super::SearchParams::earlier_positions`]).
     pub earlier_positions: &'a [u64],
+    /// The net to evaluate with (`None`: the game's hand-written evaluation).
+    pub net: Option<&'a GameNet<G>>,
 }
 
 impl<'a, G: Evaluate> HelperPlan<'a, G> {
@@ -80,6 +83,7 @@ impl<G: Evaluate> HelperPlan<'_, G> {
         let role = Role::Helper { nodes: self.nodes };
         let mut ab = AlphaBeta::new(self.tt, &mut history, role, self.halt, self.deadlines, None);
         ab.set_earlier_positions(self.earlier_positions);
+        ab.set_net(self.net);
         let shift = index % moves.len().max(1);
         moves.rotate_left(shift);
         let mut guess = None;

@@ -90,6 +90,7 @@ pub fn search_after<G: Evaluate>(pos: &G, earlier: &[&G], limits: Limits) -> Sea
         root_moves: None,
         threads: 1,
         earlier_positions: earlier.iter().filter_map(|p| p.repetition_key()).collect(),
+        net: None,
     };
     let mut tables = SearchTables::new(16, G::HISTORY_SIZE).expect("16 MiB for the tables");
     search(

@@ -58,6 +58,12 @@ impl Evaluate for Tactigon {
         "2/9/C9/Sc3P4p/C9/9/2 r 0",
     ];
     const BENCH_DEPTH: u32 = 4;
+    const NET_FEATURES: &'static str = super::features::FEATURES;
+    const NET_INPUTS: usize = super::features::INPUTS;
+
+    fn net_features(&self, view: usize, out: &mut Vec<u16>) {
+        self.features(view, out);
+    }
 
     fn evaluate(&self) -> i32 {
         let me = self.side_to_move().index();

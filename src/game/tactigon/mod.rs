@@ -8,6 +8,7 @@
 
 pub mod board;
 mod eval;
+mod features;
 mod notation;
 
 use crate::game::{

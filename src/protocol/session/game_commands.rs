@@ -1,6 +1,7 @@
 //! The commands about the position and what to do with it: `position`, `move`, `go`, `perft`,
 //! `query`, `eval`.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::super::command::{ErrorCode, GoArgs, PositionBase, ProtocolError, Query};
@@ -8,6 +9,7 @@ use super::super::options as opt;
 use super::Session;
 use crate::engine::Job;
 use crate::game::{Evaluate, Outcome, Player};
+use crate::net::{GameNet, Net, embedded};
 use crate::search::levels::Level;
 use crate::search::{Clock, Limits, SearchParams, Searcher};
 
@@ -153,6 +155,7 @@ impl<G: Evaluate> Session<'_, G> {
             root_moves,
             threads: options.get_i64(opt::THREADS, 1) as usize,
             earlier_positions: self.earlier_positions.clone(),
+            net: self.net(),
         })
     }
 
@@ -218,9 +221,30 @@ impl<G: Evaluate> Session<'_, G> {
         } else {
             "player two"
         };
-        self.out(&format!(
-            "Final evaluation: {} ({side} to move)",
-            pos.evaluate()
-        ));
+        // With a net, the terms above are the hand evaluation's; the final line is what the
+        // search uses.
+        let net = self.net().and_then(|n| GameNet::<G>::new(n).ok());
+        let value = match &net {
+            Some(net) => {
+                self.out(&format!("Hand evaluation: {}", pos.evaluate()));
+                self.out(&format!("Net: {}", net.header()));
+                net.evaluate(&pos)
+            }
+            None => pos.evaluate(),
+        };
+        self.out(&format!("Final evaluation: {value} ({side} to move)"));
+    }
+
+    /// The net searches use now: none with `Eval hand`; else `EvalFile`'s net where it is
+    /// this game's, else the built-in one (none where the game has no net yet).
+    pub(super) fn net(&self) -> Option<Arc<Net>> {
+        if self.shared.options.get(opt::EVAL) == Some("hand") {
+            return None;
+        }
+        let file = self.shared.eval_file_net.as_ref().filter(|net| {
+            net.check_fits(G::NAME, G::NET_FEATURES, G::NET_INPUTS)
+                .is_ok()
+        });
+        file.cloned().or_else(embedded::net_for::<G>)
     }
 }

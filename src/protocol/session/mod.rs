@@ -6,6 +6,7 @@ mod game_commands;
 mod set_option;
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
@@ -15,6 +16,7 @@ use super::options as opt;
 use super::output::{Output, format_bestmove, format_info, format_progress};
 use crate::engine::{Engine, Event, Job, Report};
 use crate::game::{Evaluate, GameId, GameVisitor, OptionSpec, OptionValues};
+use crate::net::Net;
 use crate::search::SearchTables;
 use set_option::resolve_seed;
 
@@ -46,6 +48,8 @@ pub struct Shared {
     pub quit_when_idle: bool,
     /// An error has been reported.
     pub failed: bool,
+    /// The net `EvalFile` names (read and checked when it was set), for its game only.
+    pub eval_file_net: Option<Arc<Net>>,
 }
 
 impl Shared {

@@ -1,12 +1,14 @@
 //! `setoption`: checking a value against its spec and applying it. Changing the game or one
 //! of its rule switches ends the session so that the outer loop starts one for the new rules.
 
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::super::command::{ErrorCode, ProtocolError};
 use super::super::options::{self as opt, owning_game};
 use super::{Session, SessionEnd};
 use crate::game::{Evaluate, GameId, OptionKind};
+use crate::net::{GameNet, Net};
 
 /// The seed for `Level random|greedy`: the option's value, or the clock's when it is 0.
 pub(super) fn resolve_seed(value: i64) -> u64 {
@@ -17,6 +19,24 @@ pub(super) fn resolve_seed(value: i64) -> u64 {
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(1)
+}
+
+/// The largest net file `EvalFile` reads.
+const MAX_NET_FILE_BYTES: u64 = 64 << 20;
+
+/// The net in the file at `path`, checked against `G`; `None` for an empty path (the
+/// built-in net).
+fn load_eval_file<G: Evaluate>(path: &str) -> Result<Option<Arc<Net>>, String> {
+    if path.is_empty() {
+        return Ok(None);
+    }
+    let size = std::fs::metadata(path).map_err(|e| e.to_string())?.len();
+    if size > MAX_NET_FILE_BYTES {
+        return Err(format!("{size} bytes, more than a net file has"));
+    }
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let net = Net::from_bytes(&bytes)?;
+    GameNet::<G>::new(Arc::new(net)).map(|n| Some(n.net_arc()))
 }
 
 impl<G: Evaluate> Session<'_, G> {
@@ -80,6 +100,16 @@ impl<G: Evaluate> Session<'_, G> {
                     return None;
                 }
             }
+            opt::EVAL_FILE => match load_eval_file::<G>(&value) {
+                Ok(net) => self.shared.eval_file_net = net,
+                Err(e) => {
+                    self.error(ProtocolError::new(
+                        ErrorCode::BadOptionValue,
+                        format!("EvalFile {value}: {e}; the engine keeps its net"),
+                    ));
+                    return None;
+                }
+            },
             opt::SEED => self.engine.seed(resolve_seed(value.parse().unwrap_or(0))),
             _ => {}
         }

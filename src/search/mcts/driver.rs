@@ -6,6 +6,7 @@ use std::cmp::Ordering;
 use super::tree::{Edge, EdgeId, NO_CHILD, Node, NodeId, Tree, exact, for_side};
 use super::{Config, MAX_LOGIT, squash, unsquash};
 use crate::game::{Evaluate, Outcome};
+use crate::net::{Evaluator, GameNet};
 use crate::search::score::MATE;
 
 /// One move of a node being expanded, evaluated.
@@ -43,6 +44,8 @@ pub struct Mcts<G: Evaluate> {
     pub iterations: u64,
     /// The deepest ply an iteration reached.
     pub seldepth: u32,
+    /// The static evaluation: the game's own, or a net.
+    eval: Evaluator<G>,
 }
 
 impl<G: Evaluate> Mcts<G> {
@@ -58,7 +61,13 @@ impl<G: Evaluate> Mcts<G> {
             max_depth,
             iterations: 0,
             seldepth: 0,
+            eval: Evaluator::Hand,
         }
+    }
+
+    /// Evaluates with `net` (`None`: the game's hand-written evaluation).
+    pub fn set_net(&mut self, net: Option<&GameNet<G>>) {
+        self.eval = Evaluator::new(net);
     }
 
     /// A search that goes on from `tree`, whose root is expanded (see [`super::reuse`]).
@@ -75,7 +84,7 @@ impl<G: Evaluate> Mcts<G> {
             return false;
         }
         let side = root.side_to_move();
-        let value = squash(root.evaluate(), side, self.config.scale);
+        let value = squash(self.eval.evaluate(root, 0), side, self.config.scale);
         self.tree.push_node(Node::leaf(side, value));
         self.moves.clear();
         self.moves.extend_from_slice(moves);
@@ -103,7 +112,7 @@ impl<G: Evaluate> Mcts<G> {
                     (v, logit, Some(o))
                 }
                 None => {
-                    let eval = child.evaluate();
+                    let eval = self.eval.evaluate(&child, 1);
                     let mine = if child.side_to_move() == side {
                         eval
                     } else {

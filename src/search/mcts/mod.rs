@@ -206,10 +206,16 @@ pub fn search_with<G: Evaluate>(
     } else {
         kept.take_for(root, budget)
     };
+    let net = super::game_net::<G>(params);
     let mut mcts = match reused {
-        Some(tree) => Mcts::resume(tree, max_depth, config),
+        Some(tree) => {
+            let mut mcts = Mcts::resume(tree, max_depth, config);
+            mcts.set_net(net.as_ref());
+            mcts
+        }
         None => {
             let mut mcts = Mcts::new(budget, max_depth, config);
+            mcts.set_net(net.as_ref());
             if !mcts.start(root, &moves) {
                 result.best = Some(root.move_to_string(first));
                 return result;

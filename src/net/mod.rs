@@ -1,0 +1,287 @@
+//! Learned evaluations: small nets trained on self-play (`ludus datagen`, `ludus train`,
+//! docs/training.md), evaluated in integer arithmetic.
+//!
+//! A net sees a position through the game's input features ([`Evaluate::net_features`]) from
+//! each player's view: one hidden layer of `H` clipped-ReLU units per view, the same weights
+//! for both views (each game's features are written relative to the viewer), then one output
+//! over the side to move's `H` units and the other side's `H`. The output is a logit of the
+//! result, turned into the game's evaluation unit by the net's `scale`.
+//!
+//! The hidden sums (the accumulators) are kept incrementally: a [`NetEvaluator`] remembers,
+//! ply by ply, the features and sums of the last position it evaluated there, and evaluates a
+//! new position by adding and removing the features that differ from the nearest of those (a
+//! sibling at the same ply, or the parent one ply up). A move changes a few features; the
+//! evaluator falls back to summing from scratch when more differ than are active.
+
+pub mod embedded;
+pub mod file;
+
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use crate::game::Evaluate;
+pub use file::{MAGIC, Net, NetHeader, QA, QB};
+
+/// Evaluations are clipped to this, far from the search's proven-result scores.
+pub const EVAL_LIMIT: i32 = 20_000;
+
+/// The features and hidden sums of one position.
+#[derive(Clone, Debug, Default)]
+struct Slot {
+    valid: bool,
+    /// Active inputs from player one's and player two's view, sorted.
+    features: [Vec<u16>; 2],
+    /// Hidden sums (biases included) from each view.
+    sums: [Vec<i32>; 2],
+}
+
+/// A net checked against game `G`'s features, ready to evaluate its positions.
+#[derive(Debug)]
+pub struct GameNet<G> {
+    net: Arc<Net>,
+    _game: PhantomData<fn() -> G>,
+}
+
+impl<G> Clone for GameNet<G> {
+    fn clone(&self) -> Self {
+        GameNet {
+            net: Arc::clone(&self.net),
+            _game: PhantomData,
+        }
+    }
+}
+
+impl<G: Evaluate> GameNet<G> {
+    /// `net` if it was trained for `G` and its feature set.
+    pub fn new(net: Arc<Net>) -> Result<GameNet<G>, String> {
+        net.check_fits(G::NAME, G::NET_FEATURES, G::NET_INPUTS)?;
+        Ok(GameNet {
+            net,
+            _game: PhantomData,
+        })
+    }
+
+    /// The net, shared.
+    pub fn net_arc(&self) -> Arc<Net> {
+        Arc::clone(&self.net)
+    }
+
+    /// The net's header.
+    pub fn header(&self) -> &NetHeader {
+        &self.net.header
+    }
+
+    /// The net's evaluation of `pos`, from the side to move's view, summed from scratch.
+    pub fn evaluate(&self, pos: &G) -> i32 {
+        let mut slot = Slot::default();
+        self.refresh(pos, &mut slot);
+        self.output(pos, &slot)
+    }
+
+    /// The float net's output (a logit) the integer output stands for: what the trainer's
+    /// net gives, up to the quantisation error.
+    pub fn logit(&self, pos: &G) -> f64 {
+        let mut slot = Slot::default();
+        self.refresh(pos, &mut slot);
+        self.raw_output(pos, &slot) as f64 / f64::from(QA * QB)
+    }
+
+    fn features(pos: &G, slot: &mut Slot) {
+        for (view, list) in slot.features.iter_mut().enumerate() {
+            list.clear();
+            pos.net_features(view, list);
+            list.sort_unstable();
+        }
+    }
+
+    fn refresh(&self, pos: &G, slot: &mut Slot) {
+        Self::features(pos, slot);
+        let h = self.net.header.hidden;
+        for view in 0..2 {
+            let sums = &mut slot.sums[view];
+            sums.clear();
+            sums.extend(self.net.hidden_bias.iter().map(|&b| i32::from(b)));
+            for &f in &slot.features[view] {
+                let w = &self.net.input_weights[usize::from(f) * h..][..h];
+                for (s, &w) in sums.iter_mut().zip(w) {
+                    *s += i32::from(w);
+                }
+            }
+        }
+        slot.valid = true;
+    }
+
+    fn raw_output(&self, pos: &G, slot: &Slot) -> i64 {
+        let h = self.net.header.hidden;
+        let me = pos.side_to_move().index();
+        let mut sum = i64::from(self.net.output_bias);
+        for (half, view) in [me, 1 - me].into_iter().enumerate() {
+            let weights = &self.net.output_weights[half * h..][..h];
+            let dot: i64 = slot.sums[view]
+                .iter()
+                .zip(weights)
+                .map(|(&s, &w)| i64::from(s.clamp(0, QA) * i32::from(w)))
+                .sum();
+            sum += dot;
+        }
+        sum
+    }
+
+    fn output(&self, pos: &G, slot: &Slot) -> i32 {
+        let raw = self.raw_output(pos, slot);
+        let scaled = raw * i64::from(self.net.header.scale);
+        let unit = i64::from(QA * QB);
+        let rounded = (scaled + scaled.signum() * unit / 2) / unit;
+        rounded.clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
+    }
+}
+
+/// One search thread's evaluator: the net, or the game's hand-written evaluation.
+#[derive(Debug)]
+pub struct NetEvaluator<G> {
+    net: GameNet<G>,
+    slots: Vec<Slot>,
+    next: Slot,
+}
+
+/// Counts the elements of two sorted lists that are in one but not the other.
+fn difference(a: &[u16], b: &[u16]) -> usize {
+    let (mut i, mut j, mut count) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => (count, i) = (count + 1, i + 1),
+            std::cmp::Ordering::Greater => (count, j) = (count + 1, j + 1),
+            std::cmp::Ordering::Equal => (i, j) = (i + 1, j + 1),
+        }
+    }
+    count + (a.len() - i) + (b.len() - j)
+}
+
+impl<G: Evaluate> NetEvaluator<G> {
+    /// An evaluator with nothing remembered yet.
+    pub fn new(net: GameNet<G>) -> NetEvaluator<G> {
+        NetEvaluator {
+            net,
+            slots: Vec::new(),
+            next: Slot::default(),
+        }
+    }
+
+    /// The net this evaluator runs.
+    pub fn net(&self) -> &GameNet<G> {
+        &self.net
+    }
+
+    /// The evaluation of `pos`, found `ply` plies below the root, from the side to move's
+    /// view: the same as [`GameNet::evaluate`], updated from the position remembered at this
+    /// ply or the one above where fewer features differ.
+    pub fn evaluate(&mut self, pos: &G, ply: usize) -> i32 {
+        if self.slots.len() <= ply {
+            self.slots.resize_with(ply + 1, Slot::default);
+        }
+        let mut next = std::mem::take(&mut self.next);
+        GameNet::<G>::features(pos, &mut next);
+        let active = next.features[0].len() + next.features[1].len();
+        let cost = |slot: &Slot| {
+            slot.valid.then(|| {
+                difference(&slot.features[0], &next.features[0])
+                    + difference(&slot.features[1], &next.features[1])
+            })
+        };
+        let here = cost(&self.slots[ply]);
+        let above = ply.checked_sub(1).and_then(|p| cost(&self.slots[p]));
+        let base = match (here, above) {
+            (Some(a), Some(b)) if b < a => Some((ply - 1, b)),
+            (Some(a), _) => Some((ply, a)),
+            (None, Some(b)) => Some((ply - 1, b)),
+            (None, None) => None,
+        };
+        match base {
+            Some((from, changed)) if changed < active => {
+                for view in 0..2 {
+                    next.sums[view].clone_from(&self.slots[from].sums[view]);
+                    self.apply(view, &self.slots[from].features[view], &mut next);
+                }
+                next.valid = true;
+            }
+            _ => self.net.refresh(pos, &mut next),
+        }
+        let value = self.net.output(pos, &next);
+        self.next = std::mem::replace(&mut self.slots[ply], next);
+        value
+    }
+
+    /// Moves `next.sums[view]` from the sums of features `old` to those of its features.
+    fn apply(&self, view: usize, old: &[u16], next: &mut Slot) {
+        let h = self.net.net.header.hidden;
+        let weights = &self.net.net.input_weights;
+        let new = &next.features[view];
+        let sums = &mut next.sums[view];
+        let mut add = |f: u16, sign: i32| {
+            let w = &weights[usize::from(f) * h..][..h];
+            for (s, &w) in sums.iter_mut().zip(w) {
+                *s += sign * i32::from(w);
+            }
+        };
+        let (mut i, mut j) = (0, 0);
+        while i < old.len() || j < new.len() {
+            match (old.get(i), new.get(j)) {
+                (Some(&a), Some(&b)) if a == b => (i, j) = (i + 1, j + 1),
+                (Some(&a), Some(&b)) if a < b => {
+                    add(a, -1);
+                    i += 1;
+                }
+                (Some(_), Some(&b)) | (None, Some(&b)) => {
+                    add(b, 1);
+                    j += 1;
+                }
+                (Some(&a), None) => {
+                    add(a, -1);
+                    i += 1;
+                }
+                (None, None) => break,
+            }
+        }
+    }
+}
+
+/// How a search evaluates positions: the game's hand-written evaluation, or a net.
+#[derive(Debug)]
+pub enum Evaluator<G> {
+    /// [`Evaluate::evaluate`].
+    Hand,
+    /// A learned evaluation.
+    Net(Box<NetEvaluator<G>>),
+}
+
+impl<G: Evaluate> Evaluator<G> {
+    /// The evaluator of a search given `net` (`None`: the hand evaluation).
+    pub fn new(net: Option<&GameNet<G>>) -> Evaluator<G> {
+        match net {
+            Some(net) => Evaluator::Net(Box::new(NetEvaluator::new(net.clone()))),
+            None => Evaluator::Hand,
+        }
+    }
+
+    /// The static evaluation of `pos`, `ply` plies below the root, from the side to move's
+    /// view.
+    #[inline]
+    pub fn evaluate(&mut self, pos: &G, ply: usize) -> i32 {
+        match self {
+            Evaluator::Hand => pos.evaluate(),
+            Evaluator::Net(net) => net.evaluate(pos, ply),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn difference_counts_what_is_in_one_list_only() {
+        assert_eq!(difference(&[1, 3, 5], &[1, 4, 5, 9]), 3);
+        assert_eq!(difference(&[], &[2, 7]), 2);
+        assert_eq!(difference(&[2, 7], &[2, 7]), 0);
+    }
+}

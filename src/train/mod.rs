@@ -1,0 +1,88 @@
+//! `ludus train`: a net for one game from `ludus datagen` files (docs/training.md). Built only
+//! with the cargo feature `train` (it brings candle); without it the command says how to get
+//! it.
+//!
+//! ```text
+//! ludus train --game tactigon --data a.bin b.bin --out tactigon.nnue
+//! ```
+//!
+//! writes the integer net (`src/net/file.rs`), and beside it `tactigon.nnue.check`: for the
+//! first validation positions, the float net's output and the position, which the engine's
+//! tests compare with the integer net's (`tests/net.rs`).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::exit_status;
+use crate::game::GameId;
+
+#[cfg(feature = "train")]
+mod data;
+#[cfg(feature = "train")]
+mod model;
+#[cfg(feature = "train")]
+mod run;
+
+/// What to train.
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// The datagen files to learn from (all of one game and rules).
+    #[arg(long, num_args = 1.., required = true)]
+    pub data: Vec<PathBuf>,
+    /// The net file to write (and `<out>.check` beside it).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Hidden units per view.
+    #[arg(long, default_value_t = 64)]
+    pub hidden: usize,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 12)]
+    pub epochs: usize,
+    /// Positions per optimiser step.
+    #[arg(long, default_value_t = 8192)]
+    pub batch: usize,
+    /// The first epoch's learning rate (falling linearly to a tenth of it).
+    #[arg(long, default_value_t = 0.002)]
+    pub lr: f64,
+    /// Weight of the search's score in the target; the rest is the game's result.
+    #[arg(long, default_value_t = 0.75)]
+    pub lambda: f32,
+    /// Evaluation units per logit (default: fitted to the data, the scale at which the
+    /// recorded scores best predict the results).
+    #[arg(long)]
+    pub scale: Option<f32>,
+    /// Seed of the first weights and of the order of positions.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Every Nth game (by index) is kept out of training to measure the net on.
+    #[arg(long, default_value_t = 20)]
+    pub validation_every: u32,
+    /// Positions written to the check file.
+    #[arg(long, default_value_t = 64)]
+    pub check_positions: usize,
+}
+
+/// Runs `ludus train` for `game`; returns the exit status.
+pub fn run(args: &TrainArgs, game: GameId, out: &mut dyn Write) -> i32 {
+    #[cfg(feature = "train")]
+    {
+        match run::train_game(args, game, out) {
+            Ok(()) => exit_status::SUCCESS,
+            Err(message) => {
+                eprintln!("error: {message}");
+                exit_status::FAILURE
+            }
+        }
+    }
+    #[cfg(not(feature = "train"))]
+    {
+        let _ = (args, game, out.flush());
+        eprintln!(
+            "error: this ludus was built without the trainer; build it with \
+             `cargo build --release --features train` (docs/training.md)"
+        );
+        exit_status::USAGE
+    }
+}

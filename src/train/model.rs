@@ -1,0 +1,380 @@
+//! The float net and its training loop, on the CPU with candle (`candle-core`, `candle-nn`:
+//! tensors with automatic differentiation and the AdamW optimiser), then its quantisation
+//! into the engine's integer net (`src/net/file.rs`).
+//!
+//! The float net is the integer net's twin: `h = clamp(x·W + b, 0, 1)` for each view, the
+//! output `[h_stm, h_other]·wo + bo`, a logit of the side to move's expected result; the loss
+//! is the squared error of its sigmoid against the target (`data.rs`).
+
+use std::io::Write;
+use std::path::Path;
+
+use candle_core::{Device, Tensor, Var};
+use candle_nn::{AdamW, Optimizer, ParamsAdamW};
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+
+use super::data::{Positions, sigmoid};
+use crate::net::file::{Net, NetHeader, QA, QB};
+
+/// How to train.
+#[derive(Clone, Debug)]
+pub struct Hyper {
+    /// Hidden units per view.
+    pub hidden: usize,
+    /// Passes over the training positions.
+    pub epochs: usize,
+    /// Positions per step.
+    pub batch: usize,
+    /// The first epoch's learning rate (it falls linearly to a tenth by the last).
+    pub lr: f64,
+    /// Weight of the search's score in the target (the rest is the game's result).
+    pub lambda: f32,
+    /// Evaluation units per logit.
+    pub scale: f32,
+    /// Seed of the first weights and of the order of positions.
+    pub seed: u64,
+}
+
+/// The float net: the trainer's weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNet {
+    /// Inputs.
+    pub inputs: usize,
+    /// Hidden units per view.
+    pub hidden: usize,
+    /// `inputs × hidden`, input by input.
+    pub w: Vec<f32>,
+    /// `hidden`.
+    pub b: Vec<f32>,
+    /// `2 × hidden`: the side to move's half, then the other's.
+    pub wo: Vec<f32>,
+    /// The output bias.
+    pub bo: f32,
+}
+
+type Failure = String;
+
+fn candle(e: candle_core::Error) -> Failure {
+    format!("training: {e}")
+}
+
+impl FloatNet {
+    /// Small random weights from `seed`.
+    pub fn random(inputs: usize, hidden: usize, seed: u64) -> FloatNet {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut uniform =
+            |n: usize, r: f32| -> Vec<f32> { (0..n).map(|_| rng.random_range(-r..r)).collect() };
+        FloatNet {
+            inputs,
+            hidden,
+            w: uniform(inputs * hidden, 0.1),
+            b: uniform(hidden, 0.1).iter().map(|x| x + 0.25).collect(),
+            wo: uniform(2 * hidden, 1.0 / (hidden as f32).sqrt()),
+            bo: 0.0,
+        }
+    }
+
+    /// The output (a logit) for a position's two views, in f64.
+    pub fn logit(&self, stm: &[u16], other: &[u16]) -> f64 {
+        let h = self.hidden;
+        let mut out = f64::from(self.bo);
+        for (half, view) in [stm, other].into_iter().enumerate() {
+            let mut sums: Vec<f64> = self.b.iter().map(|&b| f64::from(b)).collect();
+            for &f in view {
+                let w = &self.w[usize::from(f) * h..][..h];
+                for (s, &w) in sums.iter_mut().zip(w) {
+                    *s += f64::from(w);
+                }
+            }
+            for (s, &w) in sums.iter().zip(&self.wo[half * h..][..h]) {
+                out += s.clamp(0.0, 1.0) * f64::from(w);
+            }
+        }
+        out
+    }
+
+    /// The integer net of these weights, for `game` and its feature set.
+    pub fn quantise(&self, game: &str, features: &str, scale: i32) -> Result<Net, Failure> {
+        let q = |x: f32, by: i32| -> Result<i16, Failure> {
+            let v = (x * by as f32).round();
+            if v.abs() > f32::from(i16::MAX) {
+                return Err(format!("a weight of {x} does not fit the net's 16 bits"));
+            }
+            Ok(v as i16)
+        };
+        Ok(Net {
+            header: NetHeader {
+                game: game.to_string(),
+                features: features.to_string(),
+                inputs: self.inputs,
+                hidden: self.hidden,
+                scale,
+            },
+            input_weights: self.w.iter().map(|&x| q(x, QA)).collect::<Result<_, _>>()?,
+            hidden_bias: self.b.iter().map(|&x| q(x, QA)).collect::<Result<_, _>>()?,
+            output_weights: self
+                .wo
+                .iter()
+                .map(|&x| q(x, QB))
+                .collect::<Result<_, _>>()?,
+            output_bias: (self.bo * (QA * QB) as f32).round() as i32,
+        })
+    }
+
+    /// The checkpoint's bytes: a text line (`ludus-train-checkpoint epoch=E inputs=I
+    /// hidden=H`), then the weights as little-endian f32.
+    fn checkpoint_bytes(&self, epoch: usize) -> Vec<u8> {
+        let mut out = format!(
+            "ludus-train-checkpoint epoch={epoch} inputs={} hidden={}\n",
+            self.inputs, self.hidden
+        )
+        .into_bytes();
+        for x in self
+            .w
+            .iter()
+            .chain(&self.b)
+            .chain(&self.wo)
+            .chain([&self.bo])
+        {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        out
+    }
+
+    /// Reads a checkpoint of a net of `inputs` and `hidden`; returns the epochs it has done.
+    fn from_checkpoint(
+        bytes: &[u8],
+        inputs: usize,
+        hidden: usize,
+    ) -> Result<(FloatNet, usize), Failure> {
+        let end = bytes
+            .iter()
+            .position(|&b| b == b'\n')
+            .ok_or("not a checkpoint")?;
+        let line = std::str::from_utf8(&bytes[..end]).map_err(|_| "not a checkpoint")?;
+        let words: Vec<&str> = line.split(' ').collect();
+        let field = |key: &str| -> Option<usize> {
+            words
+                .iter()
+                .find_map(|w| w.strip_prefix(key)?.strip_prefix('=')?.parse().ok())
+        };
+        if words.first() != Some(&"ludus-train-checkpoint")
+            || field("inputs") != Some(inputs)
+            || field("hidden") != Some(hidden)
+        {
+            return Err(format!(
+                "the checkpoint ({line}) is not of this net ({inputs} inputs, {hidden} hidden)"
+            ));
+        }
+        let epoch = field("epoch").ok_or("the checkpoint has no epoch")?;
+        let floats: Vec<f32> = bytes[end + 1..]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let n = inputs * hidden;
+        if floats.len() != n + 3 * hidden + 1 || !bytes[end + 1..].len().is_multiple_of(4) {
+            return Err("the checkpoint is cut short".into());
+        }
+        Ok((
+            FloatNet {
+                inputs,
+                hidden,
+                w: floats[..n].to_vec(),
+                b: floats[n..n + hidden].to_vec(),
+                wo: floats[n + hidden..n + 3 * hidden].to_vec(),
+                bo: floats[n + 3 * hidden],
+            },
+            epoch,
+        ))
+    }
+}
+
+/// The float net as candle variables.
+struct Model {
+    w: Var,
+    b: Var,
+    wo: Var,
+    bo: Var,
+}
+
+impl Model {
+    fn new(net: &FloatNet, dev: &Device) -> Result<Model, candle_core::Error> {
+        let h = net.hidden;
+        Ok(Model {
+            w: Var::from_tensor(&Tensor::from_slice(&net.w, (net.inputs, h), dev)?)?,
+            b: Var::from_tensor(&Tensor::from_slice(&net.b, (1, h), dev)?)?,
+            wo: Var::from_tensor(&Tensor::from_slice(&net.wo, (2 * h, 1), dev)?)?,
+            bo: Var::from_tensor(&Tensor::from_slice(&[net.bo], (1, 1), dev)?)?,
+        })
+    }
+
+    fn vars(&self) -> Vec<Var> {
+        vec![
+            self.w.clone(),
+            self.b.clone(),
+            self.wo.clone(),
+            self.bo.clone(),
+        ]
+    }
+
+    fn forward(&self, stm: &Tensor, other: &Tensor) -> Result<Tensor, candle_core::Error> {
+        let hidden = |x: &Tensor| {
+            x.matmul(self.w.as_tensor())?
+                .broadcast_add(self.b.as_tensor())?
+                .clamp(0f32, 1f32)
+        };
+        Tensor::cat(&[&hidden(stm)?, &hidden(other)?], 1)?
+            .matmul(self.wo.as_tensor())?
+            .broadcast_add(self.bo.as_tensor())
+    }
+
+    fn to_float(&self, inputs: usize, hidden: usize) -> Result<FloatNet, candle_core::Error> {
+        let flat = |v: &Var| v.as_tensor().flatten_all()?.to_vec1::<f32>();
+        Ok(FloatNet {
+            inputs,
+            hidden,
+            w: flat(&self.w)?,
+            b: flat(&self.b)?,
+            wo: flat(&self.wo)?,
+            bo: flat(&self.bo)?[0],
+        })
+    }
+}
+
+/// The one-hot inputs of `batch` positions (the two views) and their targets.
+fn tensors(
+    data: &Positions,
+    batch: &[usize],
+    inputs: usize,
+    hyper: &Hyper,
+    dev: &Device,
+) -> Result<(Tensor, Tensor, Tensor), candle_core::Error> {
+    let n = batch.len();
+    let mut stm = vec![0f32; n * inputs];
+    let mut other = vec![0f32; n * inputs];
+    let mut targets = Vec::with_capacity(n);
+    for (row, &i) in batch.iter().enumerate() {
+        let (a, b) = data.views(i);
+        for &f in a {
+            stm[row * inputs + usize::from(f)] = 1.0;
+        }
+        for &f in b {
+            other[row * inputs + usize::from(f)] = 1.0;
+        }
+        targets.push(data.target(i, hyper.lambda, hyper.scale));
+    }
+    Ok((
+        Tensor::from_vec(stm, (n, inputs), dev)?,
+        Tensor::from_vec(other, (n, inputs), dev)?,
+        Tensor::from_vec(targets, (n, 1), dev)?,
+    ))
+}
+
+/// Mean squared error of the net's expected results on `data`.
+fn loss_on(
+    model: &Model,
+    data: &Positions,
+    inputs: usize,
+    hyper: &Hyper,
+    dev: &Device,
+) -> Result<f64, candle_core::Error> {
+    let all: Vec<usize> = (0..data.len()).collect();
+    let mut total = 0.0;
+    for chunk in all.chunks(hyper.batch.max(1)) {
+        let (stm, other, target) = tensors(data, chunk, inputs, hyper, dev)?;
+        let out = candle_nn::ops::sigmoid(&model.forward(&stm, &other)?)?;
+        let sum = (out - target)?.sqr()?.sum_all()?.to_scalar::<f32>()?;
+        total += f64::from(sum);
+    }
+    Ok(total / data.len().max(1) as f64)
+}
+
+/// Trains a net of `inputs` inputs on `train`, reporting each epoch's losses (and the
+/// validation loss on `valid`) to `progress`. With a `checkpoint` path the weights are saved
+/// there after every epoch, and a run that finds one goes on after its last epoch.
+pub fn train(
+    train: &Positions,
+    valid: &Positions,
+    inputs: usize,
+    hyper: &Hyper,
+    checkpoint: Option<&Path>,
+    progress: &mut dyn Write,
+) -> Result<FloatNet, Failure> {
+    let dev = Device::Cpu;
+    let (start, first_epoch) = match checkpoint.map(std::fs::read) {
+        Some(Ok(bytes)) => {
+            let (net, done) = FloatNet::from_checkpoint(&bytes, inputs, hyper.hidden)?;
+            let _ = writeln!(progress, "resuming after epoch {done} from the checkpoint");
+            (net, done)
+        }
+        _ => (FloatNet::random(inputs, hyper.hidden, hyper.seed), 0),
+    };
+    let model = Model::new(&start, &dev).map_err(candle)?;
+    let mut optimiser = AdamW::new(
+        model.vars(),
+        ParamsAdamW {
+            lr: hyper.lr,
+            weight_decay: 0.0,
+            ..ParamsAdamW::default()
+        },
+    )
+    .map_err(candle)?;
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let started = std::time::Instant::now();
+    for epoch in first_epoch..hyper.epochs {
+        let fraction = epoch as f64 / hyper.epochs.max(1) as f64;
+        optimiser.set_learning_rate(hyper.lr * (1.0 - 0.9 * fraction));
+        order.sort_unstable();
+        order.shuffle(&mut SmallRng::seed_from_u64(
+            hyper.seed ^ (epoch as u64 + 1) << 20,
+        ));
+        let mut total = 0.0;
+        for chunk in order.chunks(hyper.batch.max(1)) {
+            let (stm, other, target) =
+                tensors(train, chunk, inputs, hyper, &dev).map_err(candle)?;
+            let out = candle_nn::ops::sigmoid(&model.forward(&stm, &other).map_err(candle)?)
+                .map_err(candle)?;
+            let loss = (out - target)
+                .and_then(|d| d.sqr())
+                .and_then(|d| d.mean_all())
+                .map_err(candle)?;
+            total += f64::from(loss.to_scalar::<f32>().map_err(candle)?) * chunk.len() as f64;
+            optimiser.backward_step(&loss).map_err(candle)?;
+        }
+        let validation = loss_on(&model, valid, inputs, hyper, &dev).map_err(candle)?;
+        let _ = writeln!(
+            progress,
+            "epoch {} of {}: training loss {:.6}, validation loss {:.6}, {:.0} s",
+            epoch + 1,
+            hyper.epochs,
+            total / train.len().max(1) as f64,
+            validation,
+            started.elapsed().as_secs_f64()
+        );
+        if let Some(path) = checkpoint {
+            let net = model.to_float(inputs, hyper.hidden).map_err(candle)?;
+            let tmp = path.with_extension("tmp");
+            std::fs::write(&tmp, net.checkpoint_bytes(epoch + 1))
+                .and_then(|()| std::fs::rename(&tmp, path))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+    }
+    model.to_float(inputs, hyper.hidden).map_err(candle)
+}
+
+/// The validation loss of the scores themselves (what a net that matched the search would
+/// reach), for comparison with the net's.
+pub fn score_baseline(valid: &Positions, hyper: &Hyper) -> f64 {
+    let total: f64 = (0..valid.len())
+        .map(|i| {
+            let guess = match (valid.scores[i], valid.proven[i]) {
+                (Some(s), _) => sigmoid(s / hyper.scale),
+                (None, p) => (f32::from(p) + 1.0) / 2.0,
+            };
+            f64::from((guess - valid.target(i, hyper.lambda, hyper.scale)).powi(2))
+        })
+        .sum();
+    total / valid.len().max(1) as f64
+}

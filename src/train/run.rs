@@ -1,0 +1,100 @@
+//! One training run: load, fit the scale, train, quantise, write the net and its check file.
+
+use std::io::Write;
+use std::path::Path;
+
+use super::TrainArgs;
+use super::data::{self, Positions};
+use super::model::{self, FloatNet, Hyper};
+use crate::game::{Evaluate, GameId, GameVisitor};
+
+/// Trains and writes the net of `args` for `game`.
+pub fn train_game(args: &TrainArgs, game: GameId, out: &mut dyn Write) -> Result<(), String> {
+    struct Train<'a> {
+        args: &'a TrainArgs,
+        out: &'a mut dyn Write,
+    }
+    impl GameVisitor for Train<'_> {
+        type Output = Result<(), String>;
+        fn visit<G: Evaluate>(self) -> Self::Output {
+            train_for::<G>(self.args, self.out)
+        }
+    }
+    game.visit(Train { args, out })
+}
+
+fn train_for<G: Evaluate>(args: &TrainArgs, out: &mut dyn Write) -> Result<(), String> {
+    if G::NET_INPUTS == 0 {
+        return Err(format!("{} has no net inputs yet", G::NAME));
+    }
+    let started = std::time::Instant::now();
+    let (train, valid) = data::load::<G>(&args.data, args.validation_every)?;
+    let scale = args.scale.unwrap_or_else(|| train.fit_scale());
+    let _ = writeln!(
+        out,
+        "{} training and {} validation positions read in {:.1} s; scale {scale} units per logit",
+        train.len(),
+        valid.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let hyper = Hyper {
+        hidden: args.hidden,
+        epochs: args.epochs,
+        batch: args.batch,
+        lr: args.lr,
+        lambda: args.lambda,
+        scale,
+        seed: args.seed,
+    };
+    let _ = writeln!(
+        out,
+        "validation loss of the search's own scores: {:.6}",
+        model::score_baseline(&valid, &hyper)
+    );
+    let checkpoint = args.out.with_extension("ckpt");
+    let net = model::train(
+        &train,
+        &valid,
+        G::NET_INPUTS,
+        &hyper,
+        Some(&checkpoint),
+        out,
+    )?;
+    let quantised = net.quantise(G::NAME, G::NET_FEATURES, scale.round() as i32)?;
+    let bytes = quantised.to_bytes();
+    std::fs::write(&args.out, &bytes).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let check = check_path(&args.out);
+    write_check(&net, &valid, args.check_positions, &check)?;
+    let _ = writeln!(
+        out,
+        "wrote {} ({}, {} bytes) and {} in {:.0} s",
+        args.out.display(),
+        quantised.header,
+        bytes.len(),
+        check.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Where the check file of the net at `net` goes: `<net>.check`.
+fn check_path(net: &Path) -> std::path::PathBuf {
+    let mut name = net.as_os_str().to_owned();
+    name.push(".check");
+    name.into()
+}
+
+/// Writes the float net's output on the first `count` validation positions: per line the
+/// logit, a tab, the position.
+fn write_check(net: &FloatNet, valid: &Positions, count: usize, path: &Path) -> Result<(), String> {
+    let mut text = String::from("# logit<TAB>position: the float net's output, for tests/net.rs\n");
+    for i in 0..valid.len().min(count).min(valid.fens.len()) {
+        let (stm, other) = valid.views(i);
+        text.push_str(&format!(
+            "{:.6}\t{}\n",
+            net.logit(stm, other),
+            valid.fens[i]
+        ));
+    }
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}

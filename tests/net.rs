@@ -1,0 +1,304 @@
+//! The learned evaluations (`src/net`): the built-in nets agree with the trainer's float nets
+//! within the quantisation error, the incremental evaluation equals the one from scratch over
+//! random games, and a damaged or foreign `EvalFile` is refused while the engine keeps its net.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use ludus::game::{Evaluate, GameId, GameVisitor};
+use ludus::net::{GameNet, Net, NetEvaluator, NetHeader, QA, QB, embedded};
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+use std::sync::Arc;
+
+/// A net of random weights for `G`.
+fn random_net<G: Evaluate>(hidden: usize, seed: u64) -> Net {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut weights =
+        |n: usize, r: i16| -> Vec<i16> { (0..n).map(|_| rng.random_range(-r..=r)).collect() };
+    Net {
+        header: NetHeader {
+            game: G::NAME.into(),
+            features: G::NET_FEATURES.into(),
+            inputs: G::NET_INPUTS,
+            hidden,
+            scale: 200,
+        },
+        input_weights: weights(G::NET_INPUTS * hidden, 60),
+        hidden_bias: weights(hidden, 120),
+        output_weights: weights(2 * hidden, 900),
+        output_bias: 12_345,
+    }
+}
+
+/// The games that have net inputs.
+fn games_with_inputs() -> Vec<GameId> {
+    struct HasInputs;
+    impl GameVisitor for HasInputs {
+        type Output = bool;
+        fn visit<G: Evaluate>(self) -> bool {
+            G::NET_INPUTS > 0
+        }
+    }
+    GameId::ALL
+        .iter()
+        .copied()
+        .filter(|g| g.visit(HasInputs))
+        .collect()
+}
+
+#[test]
+fn tactigon_has_net_inputs() {
+    assert!(games_with_inputs().contains(&GameId::Tactigon));
+}
+
+/// Walks `games` random games; at each position evaluates every child (siblings at one ply)
+/// and then one grandchild line, as a search would, and compares each incremental evaluation
+/// with the one from scratch. Returns the evaluations compared.
+fn incremental_equals_scratch<G: Evaluate>(net: &GameNet<G>, games: u64) -> usize {
+    let mut evaluator = NetEvaluator::new(net.clone());
+    let mut compared = 0;
+    let mut moves = Vec::new();
+    let mut replies = Vec::new();
+    for game in 0..games {
+        let mut rng = SmallRng::seed_from_u64(1000 + game);
+        let mut pos = G::start(&G::settings(&ludus::game::OptionValues::from_specs(
+            &G::options(),
+        )));
+        let mut ply = 0;
+        while pos.outcome().is_none() && ply < 300 {
+            assert_eq!(evaluator.evaluate(&pos, ply % 40), net.evaluate(&pos));
+            pos.generate_moves(&mut moves);
+            for &m in moves.iter().take(12) {
+                let mut child = pos.clone();
+                child.play(m);
+                if child.outcome().is_some() {
+                    continue;
+                }
+                let deeper = (ply % 40) + 1;
+                assert_eq!(
+                    evaluator.evaluate(&child, deeper),
+                    net.evaluate(&child),
+                    "{}",
+                    child.to_fen()
+                );
+                compared += 1;
+                child.generate_moves(&mut replies);
+                if let Some(&r) = replies.first() {
+                    child.play(r);
+                    if child.outcome().is_none() {
+                        assert_eq!(evaluator.evaluate(&child, deeper + 1), net.evaluate(&child));
+                        compared += 1;
+                    }
+                }
+            }
+            let m = moves[rng.random_range(0..moves.len())];
+            pos.play(m);
+            ply += 1;
+        }
+    }
+    compared
+}
+
+#[test]
+fn the_incremental_evaluation_equals_the_one_from_scratch_over_random_games() {
+    struct Check;
+    impl GameVisitor for Check {
+        type Output = usize;
+        fn visit<G: Evaluate>(self) -> usize {
+            let mut compared = 0;
+            for (hidden, seed) in [(8, 1), (64, 2)] {
+                let net = GameNet::<G>::new(Arc::new(random_net::<G>(hidden, seed)))
+                    .expect("a net made for the game fits it");
+                compared += incremental_equals_scratch(&net, 6);
+            }
+            if let Some(net) = embedded::for_game::<G>() {
+                compared += incremental_equals_scratch(&net, 6);
+            }
+            compared
+        }
+    }
+    for game in games_with_inputs() {
+        let compared = game.visit(Check);
+        assert!(compared > 1000, "{}: {compared} evaluations", game.name());
+    }
+}
+
+#[test]
+fn every_built_in_net_reads_and_fits_its_game() {
+    for (game, fits) in embedded::check_all() {
+        assert_eq!(fits, Ok(()), "{game}");
+    }
+}
+
+/// The largest difference quantisation can make between the integer net's logit and the
+/// float net's on a position with `active` inputs per view: each hidden sum is off by at most
+/// half a step per input and for the bias, the clip keeps that, each output weight is off by
+/// half a step (times a unit at most 1), the output bias by half a step.
+fn quantisation_bound(net: &Net, active: [usize; 2]) -> f64 {
+    let h = net.header.hidden;
+    let (qa, qb) = (f64::from(QA), f64::from(QB));
+    let mut bound = 0.5 / (qa * qb);
+    for (half, n) in active.into_iter().enumerate() {
+        let hidden_error = (n as f64 + 1.0) * 0.5 / qa;
+        for &w in &net.output_weights[half * h..][..h] {
+            bound += (f64::from(w).abs() + 0.5) / qb * hidden_error + 0.5 / qb;
+        }
+    }
+    bound
+}
+
+/// Compares a net with its check file (the trainer's float outputs); returns the positions.
+fn check_against_trainer<G: Evaluate>(net_bytes: &[u8], check: &str) -> usize {
+    let net = Net::from_bytes(net_bytes).expect("the net reads");
+    let game_net = GameNet::<G>::new(Arc::new(net.clone())).expect("the net fits its game");
+    let settings = G::settings(&ludus::game::OptionValues::from_specs(&G::options()));
+    let mut count = 0;
+    for line in check.lines().filter(|l| !l.starts_with('#')) {
+        let (logit, fen) = line.split_once('\t').expect("logit<TAB>position");
+        let float: f64 = logit.parse().expect("a number");
+        let pos = G::from_fen(fen, &settings).expect("a position of the game");
+        let active = [0, 1].map(|view| {
+            let mut list = Vec::new();
+            pos.net_features(view, &mut list);
+            list.len()
+        });
+        let bound = quantisation_bound(&net, active) + 1e-6;
+        let got = game_net.logit(&pos);
+        assert!(
+            (got - float).abs() <= bound,
+            "{fen}: integer net {got:.6}, trainer {float:.6}, bound {bound:.6}"
+        );
+        count += 1;
+    }
+    count
+}
+
+#[test]
+fn the_built_in_nets_give_the_trainers_outputs_within_the_quantisation_error() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/nets");
+    let mut checked = 0;
+    for game in GameId::ALL {
+        let Some(bytes) = embedded::bytes(game.name()) else {
+            continue;
+        };
+        let check_path = dir.join(format!("{}.nnue.check", game.name()));
+        let check = std::fs::read_to_string(&check_path)
+            .unwrap_or_else(|e| panic!("{}: {e}", check_path.display()));
+        struct Check<'a>(&'a [u8], &'a str);
+        impl GameVisitor for Check<'_> {
+            type Output = usize;
+            fn visit<G: Evaluate>(self) -> usize {
+                check_against_trainer::<G>(self.0, self.1)
+            }
+        }
+        let n = game.visit(Check(bytes, &check));
+        assert!(n >= 32, "{}: {n} positions in the check file", game.name());
+        checked += n;
+    }
+    eprintln!("{checked} positions checked");
+}
+
+/// Runs the engine on `script`; returns its standard output.
+fn engine(script: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ludus"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("ludus starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(script.as_bytes())
+        .expect("script written");
+    let out = child.wait_with_output().expect("ludus ends");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn final_evaluations(out: &str) -> Vec<&str> {
+    out.lines()
+        .filter(|l| l.starts_with("Final evaluation: "))
+        .collect()
+}
+
+#[test]
+fn a_damaged_or_foreign_eval_file_is_refused_and_the_engine_keeps_its_net() {
+    let dir = std::env::temp_dir().join(format!("ludus-net-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    struct Make;
+    impl GameVisitor for Make {
+        type Output = Vec<u8>;
+        fn visit<G: Evaluate>(self) -> Vec<u8> {
+            random_net::<G>(16, 7).to_bytes()
+        }
+    }
+    let good = GameId::Tactigon.visit(Make);
+    let good_path = dir.join("tactigon.nnue");
+    std::fs::write(&good_path, &good).expect("written");
+    let mut damaged = good.clone();
+    damaged[100] ^= 0x40;
+    let damaged_path = dir.join("damaged.nnue");
+    std::fs::write(&damaged_path, &damaged).expect("written");
+    let mut foreign = Net::from_bytes(&good).expect("reads");
+    foreign.header.game = "sight".into();
+    let foreign_path = dir.join("sight.nnue");
+    std::fs::write(&foreign_path, foreign.to_bytes()).expect("written");
+    let cut_path = dir.join("cut.nnue");
+    std::fs::write(&cut_path, &good[..good.len() / 2]).expect("written");
+
+    let start = "ugi\nsetoption name UCI_Variant value tactigon\nposition startpos moves c5-a9\n";
+    let before = engine(&format!("{start}eval\nquit\n"));
+    let mut script = start.to_string();
+    for bad in [
+        &damaged_path,
+        &foreign_path,
+        &cut_path,
+        &dir.join("missing.nnue"),
+    ] {
+        script.push_str(&format!(
+            "setoption name EvalFile value {}\n",
+            bad.display()
+        ));
+    }
+    script.push_str("eval\n");
+    script.push_str(&format!(
+        "setoption name EvalFile value {}\neval\n",
+        good_path.display()
+    ));
+    script.push_str("setoption name Eval value hand\neval\nquit\n");
+    let out = engine(&script);
+    let errors: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("info string error bad-option-value EvalFile"))
+        .collect();
+    assert_eq!(errors.len(), 4, "{out}");
+    assert!(errors[0].contains("damaged"), "{}", errors[0]);
+    assert!(
+        errors[1].contains("the net is for sight, not tactigon"),
+        "{}",
+        errors[1]
+    );
+    assert!(
+        errors[2].contains("checksum") || errors[2].contains("cut"),
+        "{}",
+        errors[2]
+    );
+    assert!(
+        errors
+            .iter()
+            .all(|e| e.ends_with("the engine keeps its net"))
+    );
+    let finals = final_evaluations(&out);
+    assert_eq!(finals.len(), 3, "{out}");
+    // After the refusals: what the engine evaluated with before.
+    assert_eq!(Some(&finals[0]), final_evaluations(&before).first());
+    // The good file is used: its own evaluation, named in the `Net:` line.
+    assert!(out.contains("Net: game=tactigon features=tactigon-pieces-v1 inputs=424 hidden=16"));
+    let hand_out = engine(&format!(
+        "{start}setoption name Eval value hand\neval\nquit\n"
+    ));
+    assert_eq!(Some(&finals[2]), final_evaluations(&hand_out).first());
+    std::fs::remove_dir_all(&dir).ok();
+}
