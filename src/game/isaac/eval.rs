@@ -64,6 +64,12 @@ impl Evaluate for Isaac {
     /// MCTS won its SPRT against alpha-beta in the placement phase: 128-84 at 2+0.02,
     /// Elo +73.2 ± 48.2, LLR 3.25 (-2.94, 2.94), H1 accepted (docs/strength.md).
     const MCTS_BY_DEFAULT: bool = true;
+    const NET_FEATURES: &'static str = super::features::FEATURES;
+    const NET_INPUTS: usize = super::features::INPUTS;
+
+    fn net_features(&self, view: usize, out: &mut Vec<u16>) {
+        self.features(view, out);
+    }
 
     fn evaluate(&self) -> i32 {
         let me = self.side_to_move();

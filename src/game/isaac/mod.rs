@@ -8,6 +8,7 @@
 //! counts per size, and the scores, floors and pass flags. Cells are numbered in Dark's frame.
 
 mod eval;
+mod features;
 mod notation;
 mod rules;
 pub mod tables;

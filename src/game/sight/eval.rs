@@ -59,6 +59,12 @@ impl Evaluate for Sight {
         "5:x2,w,x2/x3,w2,x/x5/b,b,x3/w3,b,x3 w",
     ];
     const BENCH_DEPTH: u32 = 9;
+    const NET_FEATURES: &'static str = super::features::FEATURES;
+    const NET_INPUTS: usize = super::features::INPUTS;
+
+    fn net_features(&self, view: usize, out: &mut Vec<u16>) {
+        self.features(view, out);
+    }
 
     fn evaluate(&self) -> i32 {
         let me = self.side_terms(self.side_to_move());

@@ -7,6 +7,7 @@
 //! most N² plies and never repeat.
 
 mod eval;
+mod features;
 pub mod geometry;
 mod illegal;
 mod notation;
