@@ -148,12 +148,28 @@ fn quantisation_bound(net: &Net, active: [usize; 2]) -> f64 {
     bound
 }
 
+/// The standard deviation of the same difference when the roundings are independent and
+/// uniform (each within half a step): what the difference typically is.
+fn quantisation_spread(net: &Net, active: [usize; 2]) -> f64 {
+    let h = net.header.hidden;
+    let (qa, qb) = (f64::from(QA), f64::from(QB));
+    let mut variance = 0.0;
+    for (half, n) in active.into_iter().enumerate() {
+        for &w in &net.output_weights[half * h..][..h] {
+            let w = f64::from(w) / qb;
+            variance += w * w * (n as f64 + 1.0) / (12.0 * qa * qa) + 1.0 / (12.0 * qb * qb);
+        }
+    }
+    variance.sqrt()
+}
+
 /// Compares a net with its check file (the trainer's float outputs); returns the positions.
 fn check_against_trainer<G: Evaluate>(net_bytes: &[u8], check: &str) -> usize {
     let net = Net::from_bytes(net_bytes).expect("the net reads");
     let game_net = GameNet::<G>::new(Arc::new(net.clone())).expect("the net fits its game");
     let settings = G::settings(&ludus::game::OptionValues::from_specs(&G::options()));
     let mut count = 0;
+    let (mut error, mut spread) = (0.0, 0.0);
     for line in check.lines().filter(|l| !l.starts_with('#')) {
         let (logit, fen) = line.split_once('\t').expect("logit<TAB>position");
         let float: f64 = logit.parse().expect("a number");
@@ -169,8 +185,23 @@ fn check_against_trainer<G: Evaluate>(net_bytes: &[u8], check: &str) -> usize {
             (got - float).abs() <= bound,
             "{fen}: integer net {got:.6}, trainer {float:.6}, bound {bound:.6}"
         );
+        error += (got - float).abs();
+        spread += quantisation_spread(&net, active);
         count += 1;
     }
+    // On average the difference is of the size independent roundings give (the mean absolute
+    // value of a normal variable is 0.8 of its spread): three times that is a wrong net.
+    eprintln!(
+        "mean difference {:.6}, typical {:.6}",
+        error / count as f64,
+        spread / count as f64
+    );
+    assert!(
+        error <= 3.0 * spread,
+        "mean difference {:.6}, typical {:.6}",
+        error / count as f64,
+        spread / count as f64
+    );
     count
 }
 

@@ -6,8 +6,8 @@ use std::sync::{Arc, OnceLock};
 use super::{GameNet, Net};
 use crate::game::Evaluate;
 
-/// The embedded nets: game name and file.
-const NETS: &[(&str, &[u8])] = &[];
+/// The embedded nets: game name and file (docs/training.md says how each was made).
+const NETS: &[(&str, &[u8])] = &[("tactigon", include_bytes!("../../data/nets/tactigon.nnue"))];
 
 /// The embedded net's bytes for the game called `game`, if it has one.
 pub fn bytes(game: &str) -> Option<&'static [u8]> {

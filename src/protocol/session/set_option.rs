@@ -100,8 +100,14 @@ impl<G: Evaluate> Session<'_, G> {
                     return None;
                 }
             }
+            // Scores of another evaluation would mislead the next search: the tables and
+            // a kept MCTS tree go, as with `Clear Hash`.
+            opt::EVAL if changed => self.engine.new_game(),
             opt::EVAL_FILE => match load_eval_file::<G>(&value) {
-                Ok(net) => self.shared.eval_file_net = net,
+                Ok(net) => {
+                    self.shared.eval_file_net = net;
+                    self.engine.new_game();
+                }
                 Err(e) => {
                     self.error(ProtocolError::new(
                         ErrorCode::BadOptionValue,
