@@ -121,7 +121,10 @@ pub enum Job<G: Evaluate> {
         depth: u32,
     },
     /// Search the game's bench positions to the bench depth with fresh tables.
-    Bench,
+    Bench {
+        /// The net to evaluate with (`Eval`, `EvalFile`); `None`: the hand evaluation.
+        net: Option<std::sync::Arc<crate::net::Net>>,
+    },
 }
 
 impl<G: Evaluate> Job<G> {
@@ -143,7 +146,7 @@ impl<G: Evaluate> Job<G> {
     pub fn is_bounded(&self) -> bool {
         match self {
             Job::Search { params, .. } => params.limits.is_bounded(),
-            Job::Perft { .. } | Job::Bench => true,
+            Job::Perft { .. } | Job::Bench { .. } => true,
         }
     }
 
@@ -157,7 +160,7 @@ impl<G: Evaluate> Job<G> {
                 nodes: 0,
                 complete: false,
             },
-            Job::Bench => Report::BenchDone {
+            Job::Bench { .. } => Report::BenchDone {
                 nodes: 0,
                 ms: 0,
                 complete: false,
@@ -389,7 +392,7 @@ impl<G: Evaluate> Worker<G> {
                 self.search(id, &root, &params, level, searcher, book)
             }
             Job::Perft { root, depth } => self.perft(id, &root, depth),
-            Job::Bench => self.bench(id),
+            Job::Bench { net } => self.bench(id, net),
         }
     }
 
@@ -494,7 +497,7 @@ impl<G: Evaluate> Worker<G> {
         );
     }
 
-    fn bench(&mut self, id: u64) {
+    fn bench(&mut self, id: u64, net: Option<std::sync::Arc<crate::net::Net>>) {
         let start = Instant::now();
         let settings = G::settings(&OptionValues::from_specs(&G::options()));
         let mut total = 0;
@@ -514,7 +517,7 @@ impl<G: Evaluate> Worker<G> {
                 root_moves: None,
                 threads: 1,
                 earlier_positions: Vec::new(),
-                net: crate::net::embedded::net_for::<G>(),
+                net: net.clone(),
             };
             let result = run_search(&root, &params, &mut self.tables, &self.stop, &mut |_| {});
             total += result.nodes;

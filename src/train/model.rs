@@ -76,6 +76,21 @@ impl FloatNet {
         }
     }
 
+    /// The net over all `inputs` of a net trained over the inputs `used` (see
+    /// [`super::data::compact`]): the inputs the data never had get zero weights.
+    pub fn expand(&self, used: &[u16], inputs: usize) -> FloatNet {
+        let h = self.hidden;
+        let mut w = vec![0.0; inputs * h];
+        for (i, &f) in used.iter().enumerate() {
+            w[usize::from(f) * h..][..h].copy_from_slice(&self.w[i * h..][..h]);
+        }
+        FloatNet {
+            inputs,
+            w,
+            ..self.clone()
+        }
+    }
+
     /// The output (a logit) for a position's two views, in f64.
     pub fn logit(&self, stm: &[u16], other: &[u16]) -> f64 {
         let h = self.hidden;
@@ -377,4 +392,53 @@ pub fn score_baseline(valid: &Positions, hyper: &Hyper) -> f64 {
         })
         .sum();
     total / valid.len().max(1) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::data::compact;
+
+    fn positions(lists: &[(&[u16], &[u16])]) -> Positions {
+        let mut p = Positions::default();
+        for (a, b) in lists {
+            p.spans
+                .push((p.features.len() as u32, a.len() as u8, b.len() as u8));
+            p.features.extend_from_slice(a);
+            p.features.extend_from_slice(b);
+            p.scores.push(Some(0.0));
+            p.proven.push(0);
+            p.results.push(0.5);
+        }
+        p
+    }
+
+    #[test]
+    fn a_net_trained_over_the_used_inputs_expands_to_the_same_outputs() {
+        let lists: [(&[u16], &[u16]); 3] =
+            [(&[3, 40, 77], &[5, 40]), (&[5], &[3, 99]), (&[], &[77])];
+        let original = positions(&lists);
+        let mut train = positions(&lists);
+        let mut valid = positions(&[(&[99], &[3])]);
+        let used = compact(&mut [&mut train, &mut valid], 120);
+        assert_eq!(used, vec![3, 5, 40, 77, 99]);
+        assert_eq!(valid.views(0), (&[4u16][..], &[0u16][..]));
+        let small = FloatNet::random(used.len(), 8, 3);
+        let full = small.expand(&used, 120);
+        for i in 0..original.len() {
+            let (a, b) = train.views(i);
+            let (x, y) = original.views(i);
+            assert!((small.logit(a, b) - full.logit(x, y)).abs() < 1e-9);
+        }
+        assert!(full.w[..8].iter().all(|&w| w == 0.0));
+    }
+
+    #[test]
+    fn a_checkpoint_reads_back_and_another_nets_is_refused() {
+        let net = FloatNet::random(10, 4, 9);
+        let bytes = net.checkpoint_bytes(7);
+        assert_eq!(FloatNet::from_checkpoint(&bytes, 10, 4), Ok((net, 7)));
+        assert!(FloatNet::from_checkpoint(&bytes, 11, 4).is_err());
+        assert!(FloatNet::from_checkpoint(&bytes[..bytes.len() - 2], 10, 4).is_err());
+    }
 }

@@ -28,14 +28,18 @@ fn train_for<G: Evaluate>(args: &TrainArgs, out: &mut dyn Write) -> Result<(), S
         return Err(format!("{} has no net inputs yet", G::NAME));
     }
     let started = std::time::Instant::now();
-    let (train, valid) = data::load::<G>(&args.data, args.validation_every)?;
+    let (mut train, mut valid) = data::load::<G>(&args.data, args.validation_every)?;
+    let used = data::compact(&mut [&mut train, &mut valid], G::NET_INPUTS);
     let scale = args.scale.unwrap_or_else(|| train.fit_scale());
     let _ = writeln!(
         out,
-        "{} training and {} validation positions read in {:.1} s; scale {scale} units per logit",
+        "{} training and {} validation positions read in {:.1} s, {} of {} inputs used; scale \
+         {scale} units per logit",
         train.len(),
         valid.len(),
-        started.elapsed().as_secs_f64()
+        started.elapsed().as_secs_f64(),
+        used.len(),
+        G::NET_INPUTS
     );
     let hyper = Hyper {
         hidden: args.hidden,
@@ -52,15 +56,12 @@ fn train_for<G: Evaluate>(args: &TrainArgs, out: &mut dyn Write) -> Result<(), S
         model::score_baseline(&valid, &hyper)
     );
     let checkpoint = args.out.with_extension("ckpt");
-    let net = model::train(
-        &train,
-        &valid,
-        G::NET_INPUTS,
-        &hyper,
-        Some(&checkpoint),
-        out,
+    let net = model::train(&train, &valid, used.len(), &hyper, Some(&checkpoint), out)?;
+    let quantised = net.expand(&used, G::NET_INPUTS).quantise(
+        G::NAME,
+        G::NET_FEATURES,
+        scale.round() as i32,
     )?;
-    let quantised = net.quantise(G::NAME, G::NET_FEATURES, scale.round() as i32)?;
     let bytes = quantised.to_bytes();
     std::fs::write(&args.out, &bytes).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let check = check_path(&args.out);

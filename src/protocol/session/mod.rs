@@ -308,7 +308,8 @@ impl<'a, G: Evaluate> Session<'a, G> {
             Command::Eval => self.eval(),
             Command::Bench => {
                 self.wait_idle();
-                self.engine.submit(Job::Bench);
+                let net = self.net();
+                self.engine.submit(Job::Bench { net });
             }
             Command::Help => self.shared.out.lines(super::HELP),
             Command::PonderHit => {}
