@@ -122,7 +122,8 @@ fn identity_options(identity: &str) -> Vec<(String, String)> {
         .unwrap_or_default()
 }
 
-/// Reads the datagen `files` of game `G`: every position of every game, split into training
+/// Reads the datagen `files` of game `G` (each under the rule options its identity names):
+/// every position of every game, split into training
 /// positions and validation positions (the games whose index is a multiple of
 /// `validation_every`).
 pub fn load<G: Evaluate>(
@@ -130,7 +131,6 @@ pub fn load<G: Evaluate>(
     validation_every: u32,
 ) -> Result<(Positions, Positions), String> {
     let (mut train, mut valid) = (Positions::default(), Positions::default());
-    let mut identity: Option<String> = None;
     for path in files {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let data = format::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -146,16 +146,9 @@ pub fn load<G: Evaluate>(
                 G::NAME
             ));
         }
+        // Each file is read under its own rules: one net may learn several boards or rule
+        // variants (the inputs say which).
         let options = identity_options(&data.identity);
-        if let Some(first) = &identity
-            && identity_options(first) != options
-        {
-            return Err(format!(
-                "{} was played under other rules than the first file",
-                path.display()
-            ));
-        }
-        identity.get_or_insert(data.identity.clone());
         let id = GameId::from_name(G::NAME).ok_or("unknown game")?;
         let rules = RuleSet::new(id, &options)?;
         let settings = G::settings(rules.values());
