@@ -118,9 +118,7 @@ fn run_net(args: &DatagenArgs, game: GameId) -> Result<(Option<Arc<Net>>, String
             let Some(path) = self.0 else {
                 return Ok(embedded::net_for::<G>());
             };
-            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let net = Net::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-            GameNet::<G>::new(Arc::new(net))
+            GameNet::<G>::from_file(path)
                 .map(|n| Some(n.net_arc()))
                 .map_err(|e| format!("{}: {e}", path.display()))
         }
@@ -232,11 +230,11 @@ fn generate(args: &DatagenArgs, game: GameId, out: &mut dyn Write) -> Result<(),
     impl GameVisitor for Play<'_> {
         type Output = Result<(), Failure>;
         fn visit<G: Evaluate>(self) -> Result<(), Failure> {
-            let net = self.net.and_then(|n| GameNet::<G>::new(n).ok());
+            // `run_net` checked the net against this game.
             let run = Run {
                 args: self.args,
                 values: self.values,
-                net: net.map(|n| n.net_arc()),
+                net: self.net,
             };
             play_games::<G>(&run, self.todo, self.file, self.out)
         }

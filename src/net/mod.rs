@@ -61,6 +61,18 @@ impl<G: Evaluate> GameNet<G> {
         })
     }
 
+    /// The net in the file at `path`, checked against `G` (a file larger than any net is
+    /// refused before it is read).
+    pub fn from_file(path: &std::path::Path) -> Result<GameNet<G>, String> {
+        const MAX_NET_FILE_BYTES: u64 = 64 << 20;
+        let size = std::fs::metadata(path).map_err(|e| e.to_string())?.len();
+        if size > MAX_NET_FILE_BYTES {
+            return Err(format!("{size} bytes, more than a net file has"));
+        }
+        let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+        GameNet::new(Arc::new(Net::from_bytes(&bytes)?))
+    }
+
     /// The net, shared.
     pub fn net_arc(&self) -> Arc<Net> {
         Arc::clone(&self.net)

@@ -21,22 +21,13 @@ pub(super) fn resolve_seed(value: i64) -> u64 {
         .unwrap_or(1)
 }
 
-/// The largest net file `EvalFile` reads.
-const MAX_NET_FILE_BYTES: u64 = 64 << 20;
-
 /// The net in the file at `path`, checked against `G`; `None` for an empty path (the
 /// built-in net).
 fn load_eval_file<G: Evaluate>(path: &str) -> Result<Option<Arc<Net>>, String> {
     if path.is_empty() {
         return Ok(None);
     }
-    let size = std::fs::metadata(path).map_err(|e| e.to_string())?.len();
-    if size > MAX_NET_FILE_BYTES {
-        return Err(format!("{size} bytes, more than a net file has"));
-    }
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
-    let net = Net::from_bytes(&bytes)?;
-    GameNet::<G>::new(Arc::new(net)).map(|n| Some(n.net_arc()))
+    GameNet::<G>::from_file(std::path::Path::new(path)).map(|n| Some(n.net_arc()))
 }
 
 impl<G: Evaluate> Session<'_, G> {
