@@ -6,7 +6,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use ludus::game::{Evaluate, GameId, GameVisitor};
-use ludus::net::{GameNet, Net, NetEvaluator, NetHeader, QA, QB, embedded};
+use ludus::net::{GameNet, Net, NetBase, NetEvaluator, NetHeader, QA, QB, embedded};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use std::sync::Arc;
@@ -23,6 +23,7 @@ fn random_net<G: Evaluate>(hidden: usize, seed: u64) -> Net {
             inputs: G::NET_INPUTS,
             hidden,
             scale: 200,
+            base: NetBase::None,
         },
         input_weights: weights(G::NET_INPUTS * hidden, 60),
         hidden_bias: weights(hidden, 120),
@@ -107,9 +108,15 @@ fn the_incremental_evaluation_equals_the_one_from_scratch_over_random_games() {
         type Output = usize;
         fn visit<G: Evaluate>(self) -> usize {
             let mut compared = 0;
-            for (hidden, seed) in [(8, 1), (64, 2)] {
-                let net = GameNet::<G>::new(Arc::new(random_net::<G>(hidden, seed)))
-                    .expect("a net made for the game fits it");
+            for (hidden, seed, base) in [
+                (8, 1, NetBase::None),
+                (64, 2, NetBase::None),
+                (16, 3, NetBase::Hand),
+            ] {
+                let mut net = random_net::<G>(hidden, seed);
+                net.header.base = base;
+                let net =
+                    GameNet::<G>::new(Arc::new(net)).expect("a net made for the game fits it");
                 compared += incremental_equals_scratch(&net, 6);
             }
             if let Some(net) = embedded::for_game::<G>() {
@@ -121,6 +128,44 @@ fn the_incremental_evaluation_equals_the_one_from_scratch_over_random_games() {
     for game in games_with_inputs() {
         let compared = game.visit(Check);
         assert!(compared > 1000, "{}: {compared} evaluations", game.name());
+    }
+}
+
+/// A net on the hand evaluation (`base=hand`) adds its output to it: with zero output
+/// weights and bias it is exactly the hand evaluation, and a bias of one logit adds the scale.
+#[test]
+fn a_net_on_the_hand_evaluation_adds_to_it() {
+    struct Check;
+    impl GameVisitor for Check {
+        type Output = usize;
+        fn visit<G: Evaluate>(self) -> usize {
+            let mut net = random_net::<G>(8, 4);
+            net.header.base = NetBase::Hand;
+            net.output_weights.fill(0);
+            net.output_bias = 0;
+            let zero = GameNet::<G>::new(Arc::new(net.clone())).expect("fits");
+            net.output_bias = QA * QB;
+            let one = GameNet::<G>::new(Arc::new(net)).expect("fits");
+            let mut pos = G::start(&G::settings(&ludus::game::OptionValues::from_specs(
+                &G::options(),
+            )));
+            let mut rng = SmallRng::seed_from_u64(8);
+            let mut moves = Vec::new();
+            let mut seen = 0;
+            while pos.outcome().is_none() && seen < 60 {
+                assert_eq!(zero.evaluate(&pos), pos.evaluate(), "{}", pos.to_fen());
+                assert_eq!(one.evaluate(&pos), pos.evaluate() + 200, "{}", pos.to_fen());
+                let logit = f64::from(pos.evaluate()) / 200.0 + 1.0;
+                assert!((one.logit(&pos) - logit).abs() < 1e-9);
+                pos.generate_moves(&mut moves);
+                pos.play(moves[rng.random_range(0..moves.len())]);
+                seen += 1;
+            }
+            seen
+        }
+    }
+    for game in games_with_inputs() {
+        assert!(game.visit(Check) >= 20, "{}", game.name());
     }
 }
 

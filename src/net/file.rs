@@ -6,7 +6,8 @@
 //!
 //! ```text
 //! file     = magic "LUDUSNN1" (8 bytes), u16 n, n bytes of UTF-8 header, weights, u64 check
-//! header   = "game=G features=F inputs=I hidden=H scale=K" (space-separated, this order)
+//! header   = "game=G features=F inputs=I hidden=H scale=K" (space-separated, this order),
+//!            then optionally " base=hand": the net adds to the hand-written evaluation
 //! weights  = i16 × I·H   input weights, input by input (H per input)
 //!            i16 × H     hidden biases
 //!            i16 × 2·H   output weights: H for the side to move's half, then H for the other's
@@ -17,7 +18,9 @@
 //! Quantisation ([`QA`], [`QB`]): the trainer's float input weights and hidden biases are
 //! multiplied by `QA` and rounded, its output weights by `QB`, its output bias by `QA·QB`. A
 //! hidden unit is clipped to `0..=QA` (the float net's `0..=1`), so the integer output is the
-//! float output times `QA·QB`, and the evaluation is that times `scale / (QA·QB)`.
+//! float output times `QA·QB`, and the evaluation is that times `scale / (QA·QB)` — plus the
+//! game's hand-written evaluation for a net with `base=hand` ([`NetBase::Hand`]), which learned
+//! only what that evaluation misses.
 
 use std::fmt;
 
@@ -32,6 +35,36 @@ pub const MAX_HIDDEN: usize = 1024;
 /// The most inputs a file may ask for.
 pub const MAX_INPUTS: usize = 1 << 16;
 
+/// What a net's output is added to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum NetBase {
+    /// Nothing: the net is the whole evaluation.
+    #[default]
+    None,
+    /// The game's hand-written evaluation ([`crate::game::Evaluate::evaluate`]): the net is a
+    /// correction to it, trained on top of it (`ludus train --base hand`).
+    Hand,
+}
+
+impl NetBase {
+    /// The header's word for it.
+    pub fn name(self) -> &'static str {
+        match self {
+            NetBase::None => "none",
+            NetBase::Hand => "hand",
+        }
+    }
+
+    /// Reads the header's word.
+    pub fn from_name(name: &str) -> Option<NetBase> {
+        match name {
+            "none" => Some(NetBase::None),
+            "hand" => Some(NetBase::Hand),
+            _ => None,
+        }
+    }
+}
+
 /// A net's header: what it was trained for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NetHeader {
@@ -45,6 +78,8 @@ pub struct NetHeader {
     pub hidden: usize,
     /// Evaluation units per unit of the float output (the output is a logit of the result).
     pub scale: i32,
+    /// What the output is added to (`base=hand` in the header; absent for none).
+    pub base: NetBase,
 }
 
 impl fmt::Display for NetHeader {
@@ -53,16 +88,36 @@ impl fmt::Display for NetHeader {
             f,
             "game={} features={} inputs={} hidden={} scale={}",
             self.game, self.features, self.inputs, self.hidden, self.scale
-        )
+        )?;
+        match self.base {
+            NetBase::None => Ok(()),
+            base => write!(f, " base={}", base.name()),
+        }
     }
 }
 
 impl NetHeader {
     fn parse(text: &str) -> Result<NetHeader, String> {
-        let words: Vec<&str> = text.split(' ').collect();
+        let mut words: Vec<&str> = text.split(' ').collect();
         let keys = ["game", "features", "inputs", "hidden", "scale"];
+        let base = match words.len() {
+            6 => {
+                let word = words.pop().unwrap_or_default();
+                word.strip_prefix("base=")
+                    .and_then(NetBase::from_name)
+                    .ok_or_else(|| {
+                        format!(
+                            "header {text:?}: expected base=hand or base=none where {word:?} is"
+                        )
+                    })?
+            }
+            _ => NetBase::None,
+        };
         if words.len() != keys.len() {
-            return Err(format!("header {text:?}: expected {}", keys.join("= ")));
+            return Err(format!(
+                "header {text:?}: expected {}= [base=…]",
+                keys.join("= ")
+            ));
         }
         let mut values = Vec::new();
         for (word, key) in words.iter().zip(keys) {
@@ -86,6 +141,7 @@ impl NetHeader {
             inputs: number(2)?,
             hidden: number(3)?,
             scale: i32::try_from(number(4)?).map_err(|_| "header: scale too large".to_string())?,
+            base,
         };
         if header.inputs == 0 || header.inputs > MAX_INPUTS {
             return Err(format!(
@@ -226,6 +282,7 @@ mod tests {
                 inputs: 3,
                 hidden: 2,
                 scale: 100,
+                base: NetBase::None,
             },
             input_weights: vec![1, -2, 3, -4, 5, -6],
             hidden_bias: vec![7, -8],
@@ -265,6 +322,28 @@ mod tests {
                 .contains("inputs")
         );
         assert_eq!(net.check_fits("sight", "test-v1", 3), Ok(()));
+    }
+
+    #[test]
+    fn a_net_on_the_hand_evaluation_says_so_in_its_header() {
+        let mut net = small();
+        net.header.base = NetBase::Hand;
+        let bytes = net.to_bytes();
+        let text = net.header.to_string();
+        assert_eq!(
+            text,
+            "game=sight features=test-v1 inputs=3 hidden=2 scale=100 base=hand"
+        );
+        assert_eq!(Net::from_bytes(&bytes), Ok(net));
+        // Without the word the header is exactly what it was before bases existed.
+        assert_eq!(
+            small().header.to_string(),
+            "game=sight features=test-v1 inputs=3 hidden=2 scale=100"
+        );
+        let odd = NetHeader::parse("game=sight features=f inputs=3 hidden=2 scale=100 base=net");
+        assert!(odd.unwrap_err().contains("base=hand"));
+        let long = NetHeader::parse("game=sight features=f inputs=3 hidden=2 scale=100 a=1 b=2");
+        assert!(long.is_err());
     }
 
     #[test]

@@ -5,7 +5,9 @@
 //! each player's view: one hidden layer of `H` clipped-ReLU units per view, the same weights
 //! for both views (each game's features are written relative to the viewer), then one output
 //! over the side to move's `H` units and the other side's `H`. The output is a logit of the
-//! result, turned into the game's evaluation unit by the net's `scale`.
+//! result, turned into the game's evaluation unit by the net's `scale`. A net with
+//! `base=hand` ([`NetBase::Hand`]) was trained as a correction to the hand-written evaluation:
+//! its output is added to [`Evaluate::evaluate`].
 //!
 //! The hidden sums (the accumulators) are kept incrementally: a [`NetEvaluator`] remembers,
 //! ply by ply, the features and sums of the last position it evaluated there, and evaluates a
@@ -20,7 +22,7 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use crate::game::Evaluate;
-pub use file::{MAGIC, Net, NetHeader, QA, QB};
+pub use file::{MAGIC, Net, NetBase, NetHeader, QA, QB};
 
 /// Evaluations are clipped to this, far from the search's proven-result scores.
 pub const EVAL_LIMIT: i32 = 20_000;
@@ -91,11 +93,21 @@ impl<G: Evaluate> GameNet<G> {
     }
 
     /// The float net's output (a logit) the integer output stands for: what the trainer's
-    /// net gives, up to the quantisation error.
+    /// net gives, up to the quantisation error (with the hand evaluation, in logits, added
+    /// for a net on that base).
     pub fn logit(&self, pos: &G) -> f64 {
         let mut slot = Slot::default();
         self.refresh(pos, &mut slot);
-        self.raw_output(pos, &slot) as f64 / f64::from(QA * QB)
+        let base = f64::from(self.base(pos)) / f64::from(self.net.header.scale);
+        self.raw_output(pos, &slot) as f64 / f64::from(QA * QB) + base
+    }
+
+    /// What the net's output is added to, in evaluation units.
+    fn base(&self, pos: &G) -> i32 {
+        match self.net.header.base {
+            NetBase::None => 0,
+            NetBase::Hand => pos.evaluate(),
+        }
     }
 
     fn features(pos: &G, slot: &mut Slot) {
@@ -143,7 +155,7 @@ impl<G: Evaluate> GameNet<G> {
         let raw = self.raw_output(pos, slot);
         let scaled = raw * i64::from(self.net.header.scale);
         let unit = i64::from(QA * QB);
-        let rounded = (scaled + scaled.signum() * unit / 2) / unit;
+        let rounded = (scaled + scaled.signum() * unit / 2) / unit + i64::from(self.base(pos));
         rounded.clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
     }
 }

@@ -22,6 +22,9 @@ pub struct Positions {
     pub proven: Vec<i8>,
     /// The game's result for the side to move: 1 won, 0.5 drawn, 0 lost.
     pub results: Vec<f32>,
+    /// The hand-written evaluation ([`Evaluate::evaluate`]), in the game's unit, from the side
+    /// to move's view: what a net with `--base hand` adds to, and a baseline to compare with.
+    pub hand: Vec<f32>,
     /// Each position in the game's notation (validation positions only: the check file's).
     pub fens: Vec<String>,
 }
@@ -57,6 +60,11 @@ impl Positions {
             (None, p) => (f32::from(p) + 1.0) / 2.0,
         };
         lambda * from_score + (1.0 - lambda) * self.results[i]
+    }
+
+    /// The hand evaluation of position `i` in logits at `scale`.
+    pub fn hand_logit(&self, i: usize, scale: f32) -> f32 {
+        self.hand[i] / scale
     }
 
     /// The scale (units per logit) under which the scores best predict the results: the one
@@ -176,6 +184,7 @@ pub fn load<G: Evaluate>(
                 };
                 into.scores.push(score);
                 into.proven.push(proven);
+                into.hand.push(pos.evaluate() as f32);
                 into.results.push(match (record.result, me) {
                     (GameResult::Draw, _) => 0.5,
                     (GameResult::P1Win, Player::One) | (GameResult::P2Win, Player::Two) => 1.0,

@@ -62,6 +62,10 @@ pub struct TrainArgs {
     /// Positions written to the check file.
     #[arg(long, default_value_t = 64)]
     pub check_positions: usize,
+    /// What the net adds to: `none` (the net is the whole evaluation) or `hand` (the net
+    /// learns a correction to the hand-written evaluation, and starts out as exactly it).
+    #[arg(long, default_value = "none", value_parser = ["none", "hand"])]
+    pub base: String,
 }
 
 /// Runs `ludus train` for `game`; returns the exit status.

@@ -3,8 +3,9 @@
 //! into the engine's integer net (`src/net/file.rs`).
 //!
 //! The float net is the integer net's twin: `h = clamp(x·W + b, 0, 1)` for each view, the
-//! output `[h_stm, h_other]·wo + bo`, a logit of the side to move's expected result; the loss
-//! is the squared error of its sigmoid against the target (`data.rs`).
+//! output `[h_stm, h_other]·wo + bo`, a logit of the side to move's expected result (plus the
+//! hand evaluation's logit for `--base hand`); the loss is the squared error of its sigmoid
+//! against the target (`data.rs`).
 
 use std::io::Write;
 use std::path::Path;
@@ -16,7 +17,7 @@ use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
 use super::data::{Positions, sigmoid};
-use crate::net::file::{Net, NetHeader, QA, QB};
+use crate::net::file::{Net, NetBase, NetHeader, QA, QB};
 
 /// How to train.
 #[derive(Clone, Debug)]
@@ -35,6 +36,25 @@ pub struct Hyper {
     pub scale: f32,
     /// Seed of the first weights and of the order of positions.
     pub seed: u64,
+    /// What the net's output is added to.
+    pub base: NetBase,
+}
+
+impl Hyper {
+    /// The settings a checkpoint must have been written under to be resumed (everything but
+    /// the data, whose input count is checked on its own).
+    fn describe(&self) -> String {
+        format!(
+            "epochs={} batch={} lr={} lambda={} scale={} seed={} base={}",
+            self.epochs,
+            self.batch,
+            self.lr,
+            self.lambda,
+            self.scale,
+            self.seed,
+            self.base.name()
+        )
+    }
 }
 
 /// The float net: the trainer's weights.
@@ -61,8 +81,9 @@ fn candle(e: candle_core::Error) -> Failure {
 }
 
 impl FloatNet {
-    /// Small random weights from `seed`.
-    pub fn random(inputs: usize, hidden: usize, seed: u64) -> FloatNet {
+    /// Small random weights from `seed`; with `base` hand the output weights start at zero,
+    /// so that the net starts out as exactly the hand evaluation.
+    pub fn random(inputs: usize, hidden: usize, seed: u64, base: NetBase) -> FloatNet {
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut uniform =
             |n: usize, r: f32| -> Vec<f32> { (0..n).map(|_| rng.random_range(-r..r)).collect() };
@@ -71,7 +92,10 @@ impl FloatNet {
             hidden,
             w: uniform(inputs * hidden, 0.1),
             b: uniform(hidden, 0.1).iter().map(|x| x + 0.25).collect(),
-            wo: uniform(2 * hidden, 1.0 / (hidden as f32).sqrt()),
+            wo: match base {
+                NetBase::None => uniform(2 * hidden, 1.0 / (hidden as f32).sqrt()),
+                NetBase::Hand => vec![0.0; 2 * hidden],
+            },
             bo: 0.0,
         }
     }
@@ -111,7 +135,13 @@ impl FloatNet {
     }
 
     /// The integer net of these weights, for `game` and its feature set.
-    pub fn quantise(&self, game: &str, features: &str, scale: i32) -> Result<Net, Failure> {
+    pub fn quantise(
+        &self,
+        game: &str,
+        features: &str,
+        scale: i32,
+        base: NetBase,
+    ) -> Result<Net, Failure> {
         let q = |x: f32, by: i32| -> Result<i16, Failure> {
             let v = (x * by as f32).round();
             if v.abs() > f32::from(i16::MAX) {
@@ -126,6 +156,7 @@ impl FloatNet {
                 inputs: self.inputs,
                 hidden: self.hidden,
                 scale,
+                base,
             },
             input_weights: self.w.iter().map(|&x| q(x, QA)).collect::<Result<_, _>>()?,
             hidden_bias: self.b.iter().map(|&x| q(x, QA)).collect::<Result<_, _>>()?,
@@ -139,10 +170,11 @@ impl FloatNet {
     }
 
     /// The checkpoint's bytes: a text line (`ludus-train-checkpoint epoch=E inputs=I
-    /// hidden=H`), then the weights as little-endian f32.
-    fn checkpoint_bytes(&self, epoch: usize) -> Vec<u8> {
+    /// hidden=H`, then the run's settings, [`Hyper::describe`]), then the weights as
+    /// little-endian f32.
+    fn checkpoint_bytes(&self, epoch: usize, run: &str) -> Vec<u8> {
         let mut out = format!(
-            "ludus-train-checkpoint epoch={epoch} inputs={} hidden={}\n",
+            "ludus-train-checkpoint epoch={epoch} inputs={} hidden={} {run}\n",
             self.inputs, self.hidden
         )
         .into_bytes();
@@ -158,11 +190,13 @@ impl FloatNet {
         out
     }
 
-    /// Reads a checkpoint of a net of `inputs` and `hidden`; returns the epochs it has done.
+    /// Reads a checkpoint of a net of `inputs` and `hidden` written by a run with the
+    /// settings `run` ([`Hyper::describe`]); returns the epochs it has done.
     fn from_checkpoint(
         bytes: &[u8],
         inputs: usize,
         hidden: usize,
+        run: &str,
     ) -> Result<(FloatNet, usize), Failure> {
         let end = bytes
             .iter()
@@ -181,6 +215,13 @@ impl FloatNet {
         {
             return Err(format!(
                 "the checkpoint ({line}) is not of this net ({inputs} inputs, {hidden} hidden)"
+            ));
+        }
+        let settings = words.get(4..).map(|w| w.join(" ")).unwrap_or_default();
+        if settings != run {
+            return Err(format!(
+                "the checkpoint was written by a run with other settings ({settings}; this run \
+                 has {run}): rerun with those settings to resume it, or delete it to start afresh"
             ));
         }
         let epoch = field("epoch").ok_or("the checkpoint has no epoch")?;
@@ -234,15 +275,20 @@ impl Model {
         ]
     }
 
-    fn forward(&self, stm: &Tensor, other: &Tensor) -> Result<Tensor, candle_core::Error> {
+    /// The logits of a batch: its two views' inputs and what the output is added to.
+    fn forward(&self, batch: &Batch) -> Result<Tensor, candle_core::Error> {
         let hidden = |x: &Tensor| {
             x.matmul(self.w.as_tensor())?
                 .broadcast_add(self.b.as_tensor())?
                 .clamp(0f32, 1f32)
         };
-        Tensor::cat(&[&hidden(stm)?, &hidden(other)?], 1)?
+        let out = Tensor::cat(&[&hidden(&batch.stm)?, &hidden(&batch.other)?], 1)?
             .matmul(self.wo.as_tensor())?
-            .broadcast_add(self.bo.as_tensor())
+            .broadcast_add(self.bo.as_tensor())?;
+        match &batch.base {
+            Some(base) => out + base,
+            None => Ok(out),
+        }
     }
 
     fn to_float(&self, inputs: usize, hidden: usize) -> Result<FloatNet, candle_core::Error> {
@@ -258,18 +304,28 @@ impl Model {
     }
 }
 
-/// The one-hot inputs of `batch` positions (the two views) and their targets.
+/// A batch as tensors: the one-hot inputs of each view, the base logits (for `--base hand`)
+/// and the targets.
+struct Batch {
+    stm: Tensor,
+    other: Tensor,
+    base: Option<Tensor>,
+    target: Tensor,
+}
+
+/// The tensors of the positions `batch` of `data`.
 fn tensors(
     data: &Positions,
     batch: &[usize],
     inputs: usize,
     hyper: &Hyper,
     dev: &Device,
-) -> Result<(Tensor, Tensor, Tensor), candle_core::Error> {
+) -> Result<Batch, candle_core::Error> {
     let n = batch.len();
     let mut stm = vec![0f32; n * inputs];
     let mut other = vec![0f32; n * inputs];
     let mut targets = Vec::with_capacity(n);
+    let mut base = Vec::with_capacity(n);
     for (row, &i) in batch.iter().enumerate() {
         let (a, b) = data.views(i);
         for &f in a {
@@ -279,12 +335,17 @@ fn tensors(
             other[row * inputs + usize::from(f)] = 1.0;
         }
         targets.push(data.target(i, hyper.lambda, hyper.scale));
+        base.push(data.hand_logit(i, hyper.scale));
     }
-    Ok((
-        Tensor::from_vec(stm, (n, inputs), dev)?,
-        Tensor::from_vec(other, (n, inputs), dev)?,
-        Tensor::from_vec(targets, (n, 1), dev)?,
-    ))
+    Ok(Batch {
+        stm: Tensor::from_vec(stm, (n, inputs), dev)?,
+        other: Tensor::from_vec(other, (n, inputs), dev)?,
+        base: match hyper.base {
+            NetBase::None => None,
+            NetBase::Hand => Some(Tensor::from_vec(base, (n, 1), dev)?),
+        },
+        target: Tensor::from_vec(targets, (n, 1), dev)?,
+    })
 }
 
 /// Mean squared error of the net's expected results on `data`.
@@ -298,9 +359,9 @@ fn loss_on(
     let all: Vec<usize> = (0..data.len()).collect();
     let mut total = 0.0;
     for chunk in all.chunks(hyper.batch.max(1)) {
-        let (stm, other, target) = tensors(data, chunk, inputs, hyper, dev)?;
-        let out = candle_nn::ops::sigmoid(&model.forward(&stm, &other)?)?;
-        let sum = (out - target)?.sqr()?.sum_all()?.to_scalar::<f32>()?;
+        let batch = tensors(data, chunk, inputs, hyper, dev)?;
+        let out = candle_nn::ops::sigmoid(&model.forward(&batch)?)?;
+        let sum = (out - batch.target)?.sqr()?.sum_all()?.to_scalar::<f32>()?;
         total += f64::from(sum);
     }
     Ok(total / data.len().max(1) as f64)
@@ -320,11 +381,15 @@ pub fn train(
     let dev = Device::Cpu;
     let (start, first_epoch) = match checkpoint.map(std::fs::read) {
         Some(Ok(bytes)) => {
-            let (net, done) = FloatNet::from_checkpoint(&bytes, inputs, hyper.hidden)?;
+            let (net, done) =
+                FloatNet::from_checkpoint(&bytes, inputs, hyper.hidden, &hyper.describe())?;
             let _ = writeln!(progress, "resuming after epoch {done} from the checkpoint");
             (net, done)
         }
-        _ => (FloatNet::random(inputs, hyper.hidden, hyper.seed), 0),
+        _ => (
+            FloatNet::random(inputs, hyper.hidden, hyper.seed, hyper.base),
+            0,
+        ),
     };
     let model = Model::new(&start, &dev).map_err(candle)?;
     let mut optimiser = AdamW::new(
@@ -347,11 +412,10 @@ pub fn train(
         ));
         let mut total = 0.0;
         for chunk in order.chunks(hyper.batch.max(1)) {
-            let (stm, other, target) =
-                tensors(train, chunk, inputs, hyper, &dev).map_err(candle)?;
-            let out = candle_nn::ops::sigmoid(&model.forward(&stm, &other).map_err(candle)?)
-                .map_err(candle)?;
-            let loss = (out - target)
+            let batch = tensors(train, chunk, inputs, hyper, &dev).map_err(candle)?;
+            let out =
+                candle_nn::ops::sigmoid(&model.forward(&batch).map_err(candle)?).map_err(candle)?;
+            let loss = (out - &batch.target)
                 .and_then(|d| d.sqr())
                 .and_then(|d| d.mean_all())
                 .map_err(candle)?;
@@ -371,7 +435,7 @@ pub fn train(
         if let Some(path) = checkpoint {
             let net = model.to_float(inputs, hyper.hidden).map_err(candle)?;
             let tmp = path.with_extension("tmp");
-            std::fs::write(&tmp, net.checkpoint_bytes(epoch + 1))
+            std::fs::write(&tmp, net.checkpoint_bytes(epoch + 1, &hyper.describe()))
                 .and_then(|()| std::fs::rename(&tmp, path))
                 .map_err(|e| format!("{}: {e}", path.display()))?;
         }
@@ -394,6 +458,17 @@ pub fn score_baseline(valid: &Positions, hyper: &Hyper) -> f64 {
     total / valid.len().max(1) as f64
 }
 
+/// The validation loss of the hand evaluation alone (where a net on `--base hand` starts).
+pub fn hand_baseline(valid: &Positions, hyper: &Hyper) -> f64 {
+    let total: f64 = (0..valid.len())
+        .map(|i| {
+            let guess = sigmoid(valid.hand_logit(i, hyper.scale));
+            f64::from((guess - valid.target(i, hyper.lambda, hyper.scale)).powi(2))
+        })
+        .sum();
+    total / valid.len().max(1) as f64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -409,8 +484,22 @@ mod tests {
             p.scores.push(Some(0.0));
             p.proven.push(0);
             p.results.push(0.5);
+            p.hand.push(0.0);
         }
         p
+    }
+
+    fn hyper(base: NetBase) -> Hyper {
+        Hyper {
+            hidden: 4,
+            epochs: 40,
+            batch: 16,
+            lr: 0.02,
+            lambda: 0.0,
+            scale: 100.0,
+            seed: 5,
+            base,
+        }
     }
 
     #[test]
@@ -423,7 +512,7 @@ mod tests {
         let used = compact(&mut [&mut train, &mut valid], 120);
         assert_eq!(used, vec![3, 5, 40, 77, 99]);
         assert_eq!(valid.views(0), (&[4u16][..], &[0u16][..]));
-        let small = FloatNet::random(used.len(), 8, 3);
+        let small = FloatNet::random(used.len(), 8, 3, NetBase::None);
         let full = small.expand(&used, 120);
         for i in 0..original.len() {
             let (a, b) = train.views(i);
@@ -434,11 +523,51 @@ mod tests {
     }
 
     #[test]
-    fn a_checkpoint_reads_back_and_another_nets_is_refused() {
-        let net = FloatNet::random(10, 4, 9);
-        let bytes = net.checkpoint_bytes(7);
-        assert_eq!(FloatNet::from_checkpoint(&bytes, 10, 4), Ok((net, 7)));
-        assert!(FloatNet::from_checkpoint(&bytes, 11, 4).is_err());
-        assert!(FloatNet::from_checkpoint(&bytes[..bytes.len() - 2], 10, 4).is_err());
+    fn a_checkpoint_reads_back_and_another_nets_or_another_runs_is_refused() {
+        let net = FloatNet::random(10, 4, 9, NetBase::None);
+        let run = hyper(NetBase::None).describe();
+        let bytes = net.checkpoint_bytes(7, &run);
+        assert_eq!(FloatNet::from_checkpoint(&bytes, 10, 4, &run), Ok((net, 7)));
+        assert!(FloatNet::from_checkpoint(&bytes, 11, 4, &run).is_err());
+        assert!(FloatNet::from_checkpoint(&bytes[..bytes.len() - 2], 10, 4, &run).is_err());
+        let other = Hyper {
+            epochs: 3,
+            ..hyper(NetBase::None)
+        };
+        let err = FloatNet::from_checkpoint(&bytes, 10, 4, &other.describe()).unwrap_err();
+        assert!(
+            err.contains("epochs=40") && err.contains("epochs=3"),
+            "{err}"
+        );
+        let on_hand = hyper(NetBase::Hand).describe();
+        assert!(FloatNet::from_checkpoint(&bytes, 10, 4, &on_hand).is_err());
+    }
+
+    #[test]
+    fn a_net_on_the_hand_evaluation_starts_as_it_and_learns_what_it_misses() {
+        // Input 0 wins, input 1 loses; the hand evaluation calls the first +100 and the
+        // second +100 too (at scale 100: a logit of 1, a 73 % chance).
+        let pair: [(&[u16], &[u16]); 2] = [(&[0], &[]), (&[1], &[])];
+        let mut data = positions(&pair.repeat(16));
+        for i in 0..data.len() {
+            data.results[i] = if i % 2 == 0 { 1.0 } else { 0.0 };
+            data.hand[i] = 100.0;
+        }
+        let hyper = hyper(NetBase::Hand);
+        let dev = Device::Cpu;
+        let start = FloatNet::random(2, 4, 1, NetBase::Hand);
+        assert_eq!(start.logit(&[0], &[]), 0.0);
+        let model = Model::new(&start, &dev).unwrap();
+        let at_start = loss_on(&model, &data, 2, &hyper, &dev).unwrap();
+        let hand = hand_baseline(&data, &hyper);
+        let sig = sigmoid(1.0) as f64;
+        assert!((hand - ((1.0 - sig).powi(2) + sig.powi(2)) / 2.0).abs() < 1e-6);
+        assert!((at_start - hand).abs() < 1e-6, "{at_start} vs {hand}");
+        let trained = train(&data, &data, 2, &hyper, None, &mut Vec::new()).unwrap();
+        let model = Model::new(&trained, &dev).unwrap();
+        let after = loss_on(&model, &data, 2, &hyper, &dev).unwrap();
+        assert!(after < hand / 4.0, "{after} vs {hand}");
+        // The correction pulls the losing input below the hand evaluation's +1.
+        assert!(trained.logit(&[1], &[]) < -1.0);
     }
 }

@@ -7,6 +7,7 @@ use super::TrainArgs;
 use super::data::{self, Positions};
 use super::model::{self, FloatNet, Hyper};
 use crate::game::{Evaluate, GameId, GameVisitor};
+use crate::net::NetBase;
 
 /// Trains and writes the net of `args` for `game`.
 pub fn train_game(args: &TrainArgs, game: GameId, out: &mut dyn Write) -> Result<(), String> {
@@ -30,7 +31,12 @@ fn train_for<G: Evaluate>(args: &TrainArgs, out: &mut dyn Write) -> Result<(), S
     let started = std::time::Instant::now();
     let (mut train, mut valid) = data::load::<G>(&args.data, args.validation_every)?;
     let used = data::compact(&mut [&mut train, &mut valid], G::NET_INPUTS);
-    let scale = args.scale.unwrap_or_else(|| train.fit_scale());
+    // Whole units, as the net file holds it (the engine scales by the file's value).
+    let scale = args
+        .scale
+        .unwrap_or_else(|| train.fit_scale())
+        .round()
+        .max(1.0);
     let _ = writeln!(
         out,
         "{} training and {} validation positions read in {:.1} s, {} of {} inputs used; scale \
@@ -49,11 +55,13 @@ fn train_for<G: Evaluate>(args: &TrainArgs, out: &mut dyn Write) -> Result<(), S
         lambda: args.lambda,
         scale,
         seed: args.seed,
+        base: NetBase::from_name(&args.base).ok_or("--base is none or hand")?,
     };
     let _ = writeln!(
         out,
-        "validation loss of the search's own scores: {:.6}",
-        model::score_baseline(&valid, &hyper)
+        "validation loss of the search's own scores: {:.6}, of the hand evaluation: {:.6}",
+        model::score_baseline(&valid, &hyper),
+        model::hand_baseline(&valid, &hyper)
     );
     let checkpoint = args.out.with_extension("ckpt");
     let net = model::train(&train, &valid, used.len(), &hyper, Some(&checkpoint), out)?;
@@ -61,11 +69,12 @@ fn train_for<G: Evaluate>(args: &TrainArgs, out: &mut dyn Write) -> Result<(), S
         G::NAME,
         G::NET_FEATURES,
         scale.round() as i32,
+        hyper.base,
     )?;
     let bytes = quantised.to_bytes();
     std::fs::write(&args.out, &bytes).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let check = check_path(&args.out);
-    write_check(&net, &valid, args.check_positions, &check)?;
+    write_check(&net, &valid, &hyper, args.check_positions, &check)?;
     let _ = writeln!(
         out,
         "wrote {} ({}, {} bytes) and {} in {:.0} s",
@@ -86,14 +95,24 @@ fn check_path(net: &Path) -> std::path::PathBuf {
 }
 
 /// Writes the float net's output on the first `count` validation positions: per line the
-/// logit, a tab, the position.
-fn write_check(net: &FloatNet, valid: &Positions, count: usize, path: &Path) -> Result<(), String> {
+/// logit (with the hand evaluation's added for a net on that base), a tab, the position.
+fn write_check(
+    net: &FloatNet,
+    valid: &Positions,
+    hyper: &Hyper,
+    count: usize,
+    path: &Path,
+) -> Result<(), String> {
     let mut text = String::from("# logit<TAB>position: the float net's output, for tests/net.rs\n");
     for i in 0..valid.len().min(count).min(valid.fens.len()) {
         let (stm, other) = valid.views(i);
+        let base = match hyper.base {
+            NetBase::None => 0.0,
+            NetBase::Hand => f64::from(valid.hand_logit(i, hyper.scale)),
+        };
         text.push_str(&format!(
             "{:.6}\t{}\n",
-            net.logit(stm, other),
+            net.logit(stm, other) + base,
             valid.fens[i]
         ));
     }
