@@ -232,8 +232,18 @@ fn unknown_or_missing_sessions_and_bad_ids_are_clear_errors() {
     server.stop();
 }
 
+/// A `ludus web` process, ended when dropped (also when a test fails).
+struct Process(Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// `ludus web` as a process of its own with `args`, and its address.
-fn spawn_server(args: &[&str]) -> (Child, String) {
+fn spawn_server(args: &[&str]) -> (Process, String) {
     let mut child = Command::new(ludus())
         .args(["web", "--port", "0"])
         .args(args)
@@ -249,7 +259,7 @@ fn spawn_server(args: &[&str]) -> (Child, String) {
         }
     }
     match line.trim().strip_prefix("listening on ") {
-        Some(base) => (child, base.to_string()),
+        Some(base) => (Process(child), base.to_string()),
         None => {
             let _ = child.kill();
             let _ = child.wait();
@@ -278,9 +288,9 @@ fn children(pid: u32) -> Vec<String> {
 
 #[test]
 fn an_unused_session_ends_and_its_engine_processes_stop() {
-    let (mut child, base) = spawn_server(&["--idle-timeout", "1"]);
+    let (server, base) = spawn_server(&["--idle-timeout", "1"]);
     let http = Http::to(base.clone());
-    let pid = child.id();
+    let pid = server.0.id();
     let idle = http.session(None);
     let followed = http.session(None);
     assert_eq!(children(pid).len(), 2, "one query engine per session");
@@ -339,8 +349,7 @@ fn an_unused_session_ends_and_its_engine_processes_stop() {
     }
     let left = children(pid);
     let (_, counts) = http.get("/api/server");
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(server);
     assert!(left.is_empty(), "engine processes left: {left:?}");
     assert_eq!(
         (counts["sessions"].as_u64(), counts["engines"].as_u64()),
