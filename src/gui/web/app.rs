@@ -4,8 +4,7 @@
 //! worker that plays the engine's moves and hints (see [`super::search`]), and where its
 //! events go. The page's actions are in [`super::actions`].
 
-use std::ops::{Deref, DerefMut};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -13,7 +12,9 @@ use crossbeam_channel::Sender;
 use serde_json::{Map, Value, json};
 
 use crate::gui::svg::board_svg;
-use crate::referee::engine_process::{Answer, EngineCommand, EngineFailure, EngineProcess};
+use crate::referee::engine_process::{Answer, EngineCommand};
+
+use super::engine::Engine;
 
 use super::events::{Hub, parse_info};
 use super::probe::EngineInfo;
@@ -48,56 +49,6 @@ impl ApiError {
 
 /// Most client ids (browsers) a session sends its events to; the oldest is forgotten first.
 const MAX_CLIENTS: usize = 8;
-
-/// An engine process, counted in the server's tally of running engines while it lives.
-pub struct Engine {
-    // Declared first, so it is ended (and reaped) before the tally goes down.
-    process: EngineProcess,
-    tally: Tally,
-}
-
-struct Tally(Arc<AtomicUsize>);
-
-impl Drop for Tally {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
-impl Engine {
-    /// Starts `command` (handshake within [`START_TIMEOUT`]) and counts it in `tally`.
-    pub fn start(
-        command: &EngineCommand,
-        tally: &Arc<AtomicUsize>,
-    ) -> Result<Engine, EngineFailure> {
-        let process = EngineProcess::start(command, START_TIMEOUT)?;
-        tally.fetch_add(1, Ordering::SeqCst);
-        Ok(Engine {
-            process,
-            tally: Tally(Arc::clone(tally)),
-        })
-    }
-
-    /// Sends `quit` and ends the process ([`EngineProcess::quit`]).
-    pub fn quit(self) {
-        let Engine { process, tally } = self;
-        process.quit();
-        drop(tally);
-    }
-}
-
-impl Deref for Engine {
-    type Target = EngineProcess;
-    fn deref(&self) -> &EngineProcess {
-        &self.process
-    }
-}
-
-impl DerefMut for Engine {
-    fn deref_mut(&mut self) -> &mut EngineProcess {
-        &mut self.process
-    }
-}
 
 /// The state guarded by the lock.
 pub struct Inner {

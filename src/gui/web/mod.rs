@@ -6,24 +6,69 @@
 //! `go movetime` for engine moves and hints, whose `info` lines stream to the page as
 //! server-sent events.
 //!
+//! # Sessions
+//!
+//! Every browser tab plays its own game: a *session* (`registry.rs`), made by the server
+//! under a random 128-bit id (32 hex digits, from the system's random source), with its own
+//! game, its own engine processes — a query engine, and a search engine once it searches —
+//! and its own search worker (`app.rs`, `search.rs`). The page keeps the id in its URL
+//! (`/?s=ID`, with `history.replaceState`), so a reload or a copied link shows the same game.
+//! Every API request names its session with the query parameter `s=ID`; the page also sends
+//! `c=` (its browser's id, random, kept in `localStorage`) and `t=` (the tab's id, random per
+//! page load), both 32 lowercase hex digits (else 400). A request without `s` gets 400, an
+//! id the server does not know (never made, or ended) 404 with `{"error": …}`; the page then
+//! starts a new session and says so (with the same game and position if it was showing one).
+//!
+//! The sessions are bounded: at most `--max-sessions N` (default 8) at once, so at most 2N
+//! engine processes; `POST /api/session` beyond that answers 503 with a message the page
+//! shows. A session nothing uses for `--idle-timeout SECS` (default 1800) ends and its engines
+//! quit ([`EngineProcess::quit`], which ends their process groups and reaps them; a search in
+//! flight ends first, within its movetime and a few seconds): "used" is a request naming it,
+//! or an event stream following it by its id (`?s=`). Pages ask for their state at least
+//! once a minute, so an open tab keeps its session; a tab that closes says so
+//! (`POST /api/leave`), and its session ends 10 s later unless a tab (the same one, reloaded,
+//! or another showing the same link) names it meanwhile.
+//!
+//! # Events: one stream per browser
+//!
+//! A browser opens at most six HTTP/1.1 connections to a host, so one event stream per tab
+//! would stop the seventh tab from loading. Instead the tabs of a browser share one stream
+//! (`session.js`): they elect a leader with the Web Locks API (`navigator.locks.request` on
+//! a fixed name, held for the tab's life; when the leader closes, the next tab in line gets
+//! the lock); only the leader opens `GET /api/events?c=CLIENT`, which carries the events of
+//! every session registered to that browser id — a session is registered to the browsers
+//! whose requests name it (`c=`), at most the 8 latest — and it passes every event on to the
+//! other tabs over a `BroadcastChannel`. Each event's JSON names its session
+//! (`"session": ID`) and a tab keeps its own session's. Where Web Locks or BroadcastChannel
+//! are missing, every tab polls `GET /api/state` every 2 s instead. Either way no tab holds
+//! more than one long-lived connection, and every other request is short (one request per
+//! connection), so requests never queue behind the stream. The stream begins with the state
+//! of each session of the browser; when it (re)opens, the tabs ask for their state again.
+//! A program can follow one session with `GET /api/events?s=ID` instead.
+//!
 //! # API
 //!
 //! | request | answer |
 //! |---|---|
-//! | `GET /`, `/style.css`, `/app.js`, `/moves.js`, `/dialog.js`, `/analysis.js` | the page |
-//! | `GET /api/setup` | the engine's name, games and options (for the new-game dialog) |
-//! | `GET /api/state` | the game: settings, moves, `fen`, `legal`, result, board `svg`, … |
-//! | `GET /api/events` | server-sent events: `state` after every change, `info` per engine line |
-//! | `GET /api/export` | the game in the referee's record format (text) |
-//! | `POST /api/new` | `{game, options, mode: hh\|he\|eh\|ee, level, movetime}` |
-//! | `POST /api/move` | `{move, ply}`: a person's move, refused unless legal |
-//! | `POST /api/undo`, `/api/redo` | back to (forward to) a person's turn |
-//! | `POST /api/load` | `{text}`: `startpos [moves …]` or `fen <F> [moves …]`, checked by the engine |
-//! | `POST /api/hint` | a search for the person to move; the move arrives in the state |
-//! | `POST /api/pause` | `{paused}`: hold engine moves back, or go on |
+//! | `GET /`, `/style.css`, `/app.js`, `/moves.js`, `/dialog.js`, `/analysis.js`, `/session.js` | the page |
+//! | `GET /api/setup` | the engine's name, games and options (for the new-game dialog), `max_sessions`, `idle_timeout` |
+//! | `GET /api/server` | `{sessions, max_sessions, idle_timeout, engines}`: how many sessions and engine processes run |
+//! | `POST /api/session` | `{}`: a new session with the first game (`--game`, else Sight; person against engine): its state, with its id as `session`; 503 when full |
+//! | `GET /api/state?s=ID` | the session's game: `session`, settings, moves, `fen`, `legal`, result, board `svg`, … |
+//! | `GET /api/events?c=CLIENT` | server-sent events of every session of browser `CLIENT`: `state` after every change, `info` per engine line, each with `session` |
+//! | `GET /api/events?s=ID` | the same for one session (and it keeps that session in use while open) |
+//! | `GET /api/export?s=ID` | the game in the referee's record format (text) |
+//! | `POST /api/new?s=ID` | `{game, options, mode: hh\|he\|eh\|ee, level, movetime}` |
+//! | `POST /api/move?s=ID` | `{move, ply}`: a person's move, refused unless legal |
+//! | `POST /api/undo?s=ID`, `/api/redo?s=ID` | back to (forward to) a person's turn |
+//! | `POST /api/load?s=ID` | `{text}`: `startpos [moves …]` or `fen <F> [moves …]`, checked by the engine |
+//! | `POST /api/hint?s=ID` | a search for the person to move; the move arrives in the state |
+//! | `POST /api/pause?s=ID` | `{paused}`: hold engine moves back, or go on |
+//! | `POST /api/leave?s=ID&t=TAB` | `{}`: tab `TAB` no longer shows the session |
 //!
-//! Every `POST` answers the new state, or `{"error": …}` with status 400 (bad request), 409
-//! (does not fit the game now) or 500 (the engine failed). `POST` bodies must be JSON.
+//! Every `POST` answers the new state, or `{"error": …}` with status 400 (bad request), 404
+//! (no such session), 409 (does not fit the game now), 500 (the engine failed) or 503 (no
+//! room for another session). `POST` bodies must be JSON.
 //! Requests must name the local host in `Host` (else 403, against DNS rebinding), and every
 //! request but a `GET` must come from the server's own page (`Origin` `http://127.0.0.1:PORT`,
 //! `http://localhost:PORT` or `http://[::1]:PORT`) or send no `Origin` at all, as programs
@@ -32,11 +77,15 @@
 //! Each connection carries one request and gets its own thread (`server.rs`); the request's
 //! head may hold 32 KiB (else 431) and its body 64 KiB (else 413), and both must arrive
 //! within 5 seconds (else 408), so slow or huge requests cannot hold memory or threads
-//! (`http.rs`). The event stream, once open, is not limited in time.
+//! (`http.rs`). The event stream, once open, is not limited in time. Routing is in
+//! `routes.rs`.
+//!
+//! [`EngineProcess::quit`]: crate::referee::engine_process::EngineProcess::quit
 
 mod access;
 mod actions;
 mod app;
+mod engine;
 mod events;
 mod export;
 mod http;

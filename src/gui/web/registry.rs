@@ -172,14 +172,19 @@ impl Registry {
 
     fn full(&self) -> ApiError {
         let n = self.config.max_sessions;
-        let idle = self.config.idle_timeout.as_secs();
+        let secs = self.config.idle_timeout.as_secs();
+        let idle = if secs >= 60 && secs.is_multiple_of(60) {
+            format!("{} min", secs / 60)
+        } else {
+            format!("{:.1} s", self.config.idle_timeout.as_secs_f64())
+        };
         ApiError::new(
             503,
             format!(
-                "this server already runs its most games at once ({n}, one per browser tab, \
-                 each with its own engine): close another ludus tab and reload this one, or \
-                 wait until an unused game is closed ({idle} s without use); start the server \
-                 with --max-sessions to allow more"
+                "This server already runs its most games at once ({n}, one per browser tab, \
+                 each with its own engine). Close another ludus tab and reload this page, or \
+                 wait until an unused game is closed (after {idle} without use); the server's \
+                 --max-sessions option allows more."
             ),
         )
     }
@@ -341,7 +346,8 @@ fn gone() -> ApiError {
     )
 }
 
-/// The thread that ends unused sessions, checking a few times per idle time.
+/// The thread that ends unused sessions, checking four times per idle time (at least every
+/// 5 s, so a left session ends within about [`LEAVE_GRACE`] and 5 s).
 pub struct Reaper {
     stop: Option<Sender<()>>,
     thread: Option<JoinHandle<()>>,
@@ -351,7 +357,7 @@ impl Reaper {
     /// Starts checking `registry`.
     pub fn start(registry: Arc<Registry>) -> std::io::Result<Reaper> {
         let tick = (registry.config.idle_timeout / 4)
-            .clamp(Duration::from_millis(50), Duration::from_secs(10));
+            .clamp(Duration::from_millis(50), Duration::from_secs(5));
         let (stop, stopped) = crossbeam_channel::bounded::<()>(1);
         let thread = std::thread::Builder::new()
             .name("web-reaper".into())

@@ -11,7 +11,8 @@ use crossbeam_channel::Receiver;
 
 use crate::referee::engine_process::{Answer, EngineCommand};
 
-use super::app::{App, Engine};
+use super::app::App;
+use super::engine::Engine;
 use super::query::{EngineSetup, configure};
 
 /// What the engine gets beyond `movetime` before the worker sends `stop`.
