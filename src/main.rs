@@ -124,6 +124,15 @@ enum Command {
         /// The engine to play against (default: this ludus).
         #[arg(long, value_name = "CMD")]
         engine: Option<std::path::PathBuf>,
+        /// Most games at once (one per browser tab, each with its own engine processes);
+        /// more are refused until one ends.
+        #[arg(long, value_name = "N", default_value_t = 8,
+              value_parser = clap::value_parser!(u32).range(1..=1000))]
+        max_sessions: u32,
+        /// A game nothing uses for this long (no request, no tab open on it) is closed and
+        /// its engines quit.
+        #[arg(long, value_name = "SECS", default_value_t = 1800.0, value_parser = parse_secs)]
+        idle_timeout: f64,
     },
     /// Review a recorded game (a `ludus match` record or a game the web GUI exported): every
     /// position searched at fixed limits, every move scored against the engine's best and
@@ -183,6 +192,16 @@ fn parse_option(s: &str) -> Result<(String, String), String> {
         .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
         .filter(|(n, _)| !n.is_empty())
         .ok_or_else(|| format!("expected NAME=VALUE, got '{s}'"))
+}
+
+/// Seconds for `--idle-timeout`: a number above 0 and at most a week (fractions allowed).
+fn parse_secs(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(secs) if secs > 0.0 && secs <= 604_800.0 => Ok(secs),
+        _ => Err(format!(
+            "expected seconds, more than 0 and at most 604800, got '{s}'"
+        )),
+    }
 }
 
 impl From<SetupArgs> for Setup {
@@ -277,8 +296,20 @@ fn main() -> ExitCode {
             let input = Box::new(std::io::BufReader::new(std::io::stdin()));
             terminal::run(&args, input, &mut std::io::stdout())
         }
-        Some(Command::Web { port, engine }) => {
-            ludus::gui::web::run(port, engine, chosen, &mut std::io::stdout())
+        Some(Command::Web {
+            port,
+            engine,
+            max_sessions,
+            idle_timeout,
+        }) => {
+            let config = ludus::gui::web::WebConfig {
+                port,
+                engine,
+                game: chosen,
+                max_sessions: max_sessions as usize,
+                idle_timeout: std::time::Duration::from_secs_f64(idle_timeout),
+            };
+            ludus::gui::web::run(config, &mut std::io::stdout())
         }
         Some(Command::Analyse {
             file,

@@ -1,38 +1,48 @@
 //! The web GUI's server (`ludus web`) through its HTTP API, with the real ludus binary as its
 //! engine: new games and their options, legal moves, a person's move and the engine's reply,
-//! illegal moves refused, undo and redo, loading positions, the result, export and events.
+//! illegal moves refused, undo and redo, loading positions, the result, export and events;
+//! sessions (one game per tab, their bound, their end when unused) are in `web_sessions.rs`.
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use ludus::gui::web::WebServer;
+use ludus::gui::web::{WebConfig, WebServer};
 use serde_json::{Value, json};
 
+/// A program using one session of the server (every request names it with `?s=`).
 struct Client {
     base: String,
     agent: ureq::Agent,
+    session: String,
 }
 
 impl Client {
+    /// A new session on `server`.
     fn new(server: &WebServer) -> Client {
         let config = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .timeout_global(Some(Duration::from_secs(30)))
             .build();
-        Client {
+        let mut client = Client {
             base: format!("http://{}", server.addr()),
             agent: config.into(),
-        }
+            session: String::new(),
+        };
+        let state = client.ok("/api/session", json!({}));
+        client.session = state["session"].as_str().expect("a session id").to_string();
+        client
+    }
+
+    /// `path` on the server, naming the session.
+    fn url(&self, path: &str) -> String {
+        let join = if path.contains('?') { '&' } else { '?' };
+        format!("{}{path}{join}s={}", self.base, self.session)
     }
 
     fn get_text(&self, path: &str) -> (u16, String) {
-        let mut response = self
-            .agent
-            .get(format!("{}{path}", self.base))
-            .call()
-            .expect("GET answered");
+        let mut response = self.agent.get(self.url(path)).call().expect("GET answered");
         let status = response.status().as_u16();
         let body = response.body_mut().read_to_string().expect("a text body");
         (status, body)
@@ -47,7 +57,7 @@ impl Client {
     fn post(&self, path: &str, body: Value) -> (u16, Value) {
         let mut response = self
             .agent
-            .post(format!("{}{path}", self.base))
+            .post(self.url(path))
             .header("Content-Type", "application/json")
             .send(body.to_string())
             .expect("POST answered");
@@ -80,8 +90,16 @@ fn ludus() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_ludus"))
 }
 
+fn config() -> WebConfig {
+    WebConfig {
+        port: 0,
+        engine: Some(ludus()),
+        ..WebConfig::default()
+    }
+}
+
 fn start() -> (WebServer, Client) {
-    let server = WebServer::start(0, Some(ludus()), None).expect("the server starts");
+    let server = WebServer::start(config()).expect("the server starts");
     let client = Client::new(&server);
     (server, client)
 }
@@ -272,7 +290,7 @@ fn pages_get_the_state_as_an_event_and_only_local_requests_are_served() {
     let (server, c) = start();
     let response = c
         .agent
-        .get(format!("{}/api/events", c.base))
+        .get(c.url("/api/events"))
         .call()
         .expect("the event stream opens");
     assert_eq!(response.status().as_u16(), 200);
@@ -286,6 +304,7 @@ fn pages_get_the_state_as_an_event_and_only_local_requests_are_served() {
     reader.read_line(&mut data).expect("the event's data");
     let state: Value = serde_json::from_str(data.trim_start_matches("data: ")).expect("JSON");
     assert_eq!(state["game"], "sight");
+    assert_eq!(state["session"], c.session.as_str());
 
     let (status, page) = c.get_text("/");
     assert_eq!(status, 200);
@@ -293,7 +312,7 @@ fn pages_get_the_state_as_an_event_and_only_local_requests_are_served() {
     assert_eq!(c.get_text("/nope").0, 404);
     let foreign = c
         .agent
-        .get(format!("{}/api/state", c.base))
+        .get(c.url("/api/state"))
         .header("Host", "example.com")
         .call()
         .expect("answered");
@@ -327,8 +346,11 @@ fn ludus_web_says_where_it_listens() {
 
 #[test]
 fn the_first_game_is_the_one_given_with_game() {
-    let server = WebServer::start(0, Some(ludus()), Some(ludus::game::GameId::Isaac))
-        .expect("the server starts");
+    let server = WebServer::start(WebConfig {
+        game: Some(ludus::game::GameId::Isaac),
+        ..config()
+    })
+    .expect("the server starts");
     let c = Client::new(&server);
     let state = c.get("/api/state");
     assert_eq!(state["game"], "isaac", "{state}");

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use ludus::gui::web::WebServer;
+use ludus::gui::web::{WebConfig, WebServer};
 
 /// Far longer than any limit of the server: a wait that ends sooner is the server's doing.
 const PATIENCE: Duration = Duration::from_secs(30);
@@ -73,6 +73,31 @@ fn post(addr: SocketAddr, path: &str, extra: &str, body: &str) -> String {
     answer.lines().next().unwrap_or_default().to_string()
 }
 
+/// A new session's id, asked for by hand.
+fn session(addr: SocketAddr) -> String {
+    let answer = post_with(
+        addr,
+        "/api/session",
+        "Content-Type: application/json\r\n",
+        "{}",
+    );
+    let body = answer.split("\r\n\r\n").nth(1).unwrap_or_default();
+    let state: serde_json::Value = serde_json::from_str(body).unwrap_or_default();
+    match state["session"].as_str() {
+        Some(id) => id.to_string(),
+        None => panic!("no session: {answer}"),
+    }
+}
+
+fn start() -> WebServer {
+    WebServer::start(WebConfig {
+        port: 0,
+        engine: Some(ludus()),
+        ..WebConfig::default()
+    })
+    .expect("the server starts")
+}
+
 /// `ludus web --port 0` as a process of its own (so its memory can be read) and its address.
 fn spawn_server() -> (Child, SocketAddr) {
     let mut child = Command::new(ludus())
@@ -112,7 +137,8 @@ fn rss_kib(pid: u32) -> Option<u64> {
 #[test]
 fn a_huge_request_head_is_refused_without_the_server_holding_it() {
     let (mut child, addr) = spawn_server();
-    assert!(get(addr, "/api/state").starts_with("HTTP/1.1 200"));
+    let state = format!("/api/state?s={}", session(addr));
+    assert!(get(addr, &state).starts_with("HTTP/1.1 200"));
     let before = rss_kib(child.id());
 
     let mut request = b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ".to_vec();
@@ -123,7 +149,7 @@ fn a_huge_request_head_is_refused_without_the_server_holding_it() {
     let many = format!("GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n{many}\r\n");
     let too_many = status_line(addr, many.into_bytes());
     let after = rss_kib(child.id());
-    let still = get(addr, "/api/state");
+    let still = get(addr, &state);
     let _ = child.kill();
     let _ = child.wait();
 
@@ -147,16 +173,17 @@ fn a_huge_request_head_is_refused_without_the_server_holding_it() {
 
 #[test]
 fn a_body_over_the_limit_is_refused_and_a_long_position_is_not() {
-    let server = WebServer::start(0, Some(ludus()), None).expect("the server starts");
+    let server = start();
     let addr = server.addr();
+    let load = format!("/api/load?s={}", session(addr));
     let big = format!("{{\"text\": \"startpos moves {}\"}}", "c3 ".repeat(40_000));
-    let refused = post(addr, "/api/load", "", &big);
+    let refused = post(addr, &load, "", &big);
     let chunked = "POST /api/load HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
                    Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n";
     let chunked = status_line(addr, chunked.as_bytes().to_vec());
     // 60 KB, more than a pasted position of 2000 moves needs, is read in full.
     let long = format!("{{\"text\": \"startpos moves c3\"}}{}", " ".repeat(60_000));
-    let loaded = post(addr, "/api/load", "", &long);
+    let loaded = post(addr, &load, "", &long);
     server.stop();
 
     assert!(
@@ -191,7 +218,7 @@ fn closed_by_server(stream: &mut TcpStream) -> (bool, String) {
 
 #[test]
 fn slow_or_unfinished_requests_are_cut_off_while_others_are_served() {
-    let server = WebServer::start(0, Some(ludus()), None).expect("the server starts");
+    let server = start();
     let addr = server.addr();
     // One client drips its head a byte at a time and never ends it; another sends a head
     // announcing 100 bytes of body and then only 10.
@@ -214,14 +241,15 @@ fn slow_or_unfinished_requests_are_cut_off_while_others_are_served() {
         })
     };
 
-    let meanwhile = get(addr, "/api/state");
+    let state = format!("/api/state?s={}", session(addr));
+    let meanwhile = get(addr, &state);
     drip.set_read_timeout(Some(PATIENCE)).expect("a timeout");
     half.set_read_timeout(Some(PATIENCE)).expect("a timeout");
     let (drip_closed, drip_answer) = closed_by_server(&mut drip);
     let (half_closed, half_answer) = closed_by_server(&mut half);
     done.store(true, Ordering::SeqCst);
     let _ = dripper.join();
-    let after = get(addr, "/api/state");
+    let after = get(addr, &state);
     server.stop();
 
     assert!(meanwhile.starts_with("HTTP/1.1 200"), "{meanwhile:?}");
@@ -234,11 +262,12 @@ fn slow_or_unfinished_requests_are_cut_off_while_others_are_served() {
 
 #[test]
 fn the_event_stream_outlives_the_request_time_limit() {
-    let server = WebServer::start(0, Some(ludus()), None).expect("the server starts");
+    let server = start();
     let addr = server.addr();
+    let id = session(addr);
     let mut events = TcpStream::connect(addr).expect("connects");
     events
-        .write_all(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        .write_all(format!("GET /api/events?s={id} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").as_bytes())
         .expect("sends");
     events.set_read_timeout(Some(PATIENCE)).expect("a timeout");
     let mut reader = BufReader::new(events);
@@ -248,7 +277,7 @@ fn the_event_stream_outlives_the_request_time_limit() {
     // Longer than the 5 s a request may take: the open stream must not be cut.
     std::thread::sleep(Duration::from_secs(7));
     let body = r#"{"game": "sight", "mode": "hh", "options": {"Sight_BoardSize": 3}}"#;
-    let answer = post(addr, "/api/new", "", body);
+    let answer = post(addr, &format!("/api/new?s={id}"), "", body);
     let mut seen = false;
     while !seen {
         line.clear();
@@ -264,9 +293,12 @@ fn the_event_stream_outlives_the_request_time_limit() {
 
 #[test]
 fn only_the_servers_own_page_and_programs_without_an_origin_change_the_game() {
-    let server = WebServer::start(0, Some(ludus()), None).expect("the server starts");
+    let server = start();
     let addr = server.addr();
     let port = addr.port();
+    let id = session(addr);
+    let new = format!("/api/new?s={id}");
+    let state = format!("GET /api/state?s={id} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
     let small = r#"{"game": "sight", "mode": "hh", "options": {"Sight_BoardSize": 3}}"#;
     let json = "Content-Type: application/json\r\n";
     let foreign = [
@@ -281,27 +313,21 @@ fn only_the_servers_own_page_and_programs_without_an_origin_change_the_game() {
         "Content-Type: text/plain\r\nOrigin: http://evil.example\r\n".to_string(),
         format!("{json}Origin: http://127.0.0.1:{port}\r\nOrigin: http://evil.example\r\n"),
     ]
-    .map(|extra| post_with(addr, "/api/new", &extra, small));
+    .map(|extra| post_with(addr, &new, &extra, small));
     let preflight = exchange(
         addr,
         b"OPTIONS /api/new HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://evil.example\r\n\
           Access-Control-Request-Method: POST\r\n\r\n"
             .to_vec(),
     );
-    let unchanged = exchange(
-        addr,
-        b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".to_vec(),
-    );
+    let unchanged = exchange(addr, state.clone().into_bytes());
     let own = [
         format!("Origin: http://127.0.0.1:{port}\r\n"),
         format!("Origin: http://localhost:{port}\r\n"),
         String::new(),
     ]
-    .map(|extra| post(addr, "/api/new", &extra, small));
-    let changed = exchange(
-        addr,
-        b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".to_vec(),
-    );
+    .map(|extra| post(addr, &new, &extra, small));
+    let changed = exchange(addr, state.clone().into_bytes());
     server.stop();
 
     for answer in &foreign {

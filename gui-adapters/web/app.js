@@ -1,9 +1,13 @@
 // The ludus web page: draws the server's state, turns clicks into legal moves, streams the
 // engine's analysis. Everything about the game comes from the server, which asks the engine.
+// Each tab has a session of its own on the server (session.js).
 
 import { IsaacPicker, SquarePicker, moveCells } from './moves.js';
 import { openNewGame, initNewGame } from './dialog.js';
 import { clearAnalysis, showInfo, pvMoves } from './analysis.js';
+import {
+  listen, leaveOnClose, openSession, reopenSession, request, requestText,
+} from './session.js';
 
 const $ = (id) => document.getElementById(id);
 const MARKS = ['legal', 'selected', 'lastmove', 'pv', 'hint', 'preview'];
@@ -18,19 +22,41 @@ let showPv = false;
 /** POSTs a JSON action; the answer is the new state, or an error shown to the person. */
 async function post(path, body = {}) {
   try {
-    const r = await fetch(path, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const data = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
-    if (!r.ok) { say(data.error || `HTTP ${r.status}`, 'error'); return null; }
+    const data = await request(path, body);
     apply(data);
     return data;
   } catch (e) {
-    say(`cannot reach the server: ${e.message}`, 'error');
+    if (e.status === 404 && path !== '/api/session') await reopen();
+    else say(e.message, 'error');
     return null;
   }
+}
+
+/** Asks for this session's state (an event may have been missed, or the session ended). */
+async function check() {
+  try {
+    apply(await request('/api/state'));
+  } catch (e) {
+    if (e.status === 404) await reopen();
+  }
+}
+
+let reopening = null;
+
+/** The server forgot this tab's session: the same game again, in a new session. */
+function reopen() {
+  reopening ??= (async () => {
+    try {
+      apply(await reopenSession(state), true);
+      say('This game had ended on the server (unused for a while, or the server restarted): '
+        + 'it goes on in a new session', 'warn');
+    } catch (e) {
+      say(e.message, 'error');
+    } finally {
+      reopening = null;
+    }
+  })();
+  return reopening;
 }
 
 function say(text, kind = 'info') {
@@ -41,7 +67,7 @@ function say(text, kind = 'info') {
 
 /** Takes a state from an answer or an event, unless a newer one is already shown. */
 function apply(next, force = false) {
-  if (state && next.seq < state.seq && !force) return;
+  if (state && next.seq < state.seq && next.session === state.session && !force) return;
   const moved = !state || next.game !== state.game || next.position !== state.position;
   if (!state || next.game !== state.game) {
     picker = next.game === 'isaac' ? new IsaacPicker() : new SquarePicker();
@@ -252,8 +278,13 @@ async function copyPosition() {
 }
 
 async function exportGame() {
-  const r = await fetch('/api/export');
-  const text = await r.text();
+  let text;
+  try {
+    text = await requestText('/api/export');
+  } catch (e) {
+    say(e.message, 'error');
+    return;
+  }
   $('export-text').value = text;
   const link = $('export-link');
   if (link.href.startsWith('blob:')) URL.revokeObjectURL(link.href);
@@ -261,21 +292,37 @@ async function exportGame() {
   $('export-box').hidden = false;
 }
 
-function connect() {
-  const events = new EventSource('/api/events');
-  // The first state after a (re)connection is taken as it is: the server may have restarted.
-  let fresh = true;
-  events.addEventListener('open', () => { fresh = true; });
-  events.addEventListener('state', (e) => { apply(JSON.parse(e.data), fresh); fresh = false; });
-  events.addEventListener('info', (e) => {
-    const info = JSON.parse(e.data);
-    if (state && showInfo(info, state) && showPv) renderMarks();
-  });
+/** Events of this tab's session; its state is asked for now and then (a tab is shown). */
+function connect(setup) {
+  const every = Math.min(60_000, Math.max(1000, (setup.idle_timeout * 1000) / 4));
+  document.body.dataset.events = listen({
+    state: (next) => apply(next),
+    info: (info) => { if (state && showInfo(info, state) && showPv) renderMarks(); },
+    check,
+  }, every);
+  addEventListener('pageshow', (e) => { if (e.persisted) check(); });
+  leaveOnClose();
+}
+
+/** Says why the page cannot show a game (the server is full, or unreachable). */
+function cannotStart(message) {
+  say(message, 'error');
+  $('status').textContent = 'No game: see the message below';
+  document.body.dataset.failed = 'true';
 }
 
 async function main() {
-  const setup = await (await fetch('/api/setup')).json();
-  apply(await (await fetch('/api/state')).json());
+  let setup;
+  let opened;
+  try {
+    setup = await request('/api/setup');
+    opened = await openSession();
+  } catch (e) {
+    cannotStart(e.message);
+    return;
+  }
+  apply(opened.state);
+  if (opened.note) say(opened.note, 'warn');
   initNewGame(setup, async (body) => (await post('/api/new', body)) !== null);
   $('btn-new').addEventListener('click', () => openNewGame(state));
   $('board').addEventListener('click', onBoardClick);
@@ -291,8 +338,8 @@ async function main() {
   $('btn-load').addEventListener('click', async () => {
     if (await post('/api/load', { text: $('load-text').value })) say('Position loaded');
   });
-  connect();
+  connect(setup);
   document.body.dataset.ready = 'true';
 }
 
-main().catch((e) => say(`cannot start: ${e.message}`, 'error'));
+main().catch((e) => cannotStart(`cannot start: ${e.message}`));

@@ -3,12 +3,14 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 
 const BASE_URL = process.env.BASE_URL;
+const LUDUS = process.env.LUDUS;
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const SHOTS = resolve(process.env.SCREENSHOT_DIR || '../../../target/browser-screenshots');
 const TIMEOUT = 30_000;
@@ -35,18 +37,21 @@ after(async () => {
   if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
-/** A fresh page on the GUI, with the moves it POSTs recorded. */
-async function openPage() {
+/** A fresh page on the GUI (at `url`), with the moves it POSTs recorded. */
+async function openPage(url = BASE_URL) {
   const page = await context.newPage();
   page.posted = [];
   page.on('request', (r) => {
-    if (r.method() === 'POST' && r.url().endsWith('/api/move')) page.posted.push(r.postDataJSON().move);
+    if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/move') page.posted.push(r.postDataJSON().move);
   });
   page.on('pageerror', (e) => { throw e; });
-  await page.goto(BASE_URL);
+  await page.goto(url);
   await page.waitForSelector('body[data-ready="true"]');
   return page;
 }
+
+/** The session id in a page's URL. */
+const sessionOf = (page) => new URL(page.url()).searchParams.get('s');
 
 async function newGame(page, { game, mode = 'he', movetime = 200 }) {
   await page.click('#btn-new');
@@ -296,4 +301,148 @@ test('engine against engine plays on its own and pauses', async () => {
   assert.equal(await ply(page), stopped);
   assert.equal(page.posted.length, 0);
   await page.close();
+});
+
+test('two tabs play two different games at once without interfering', async () => {
+  const [a, b] = [await openPage(), await openPage()];
+  assert.notEqual(sessionOf(a), sessionOf(b));
+  await newGame(a, { game: 'sight', mode: 'hh' });
+  await newGame(b, { game: 'tactigon', mode: 'hh' });
+  // Moves in both tabs at the same time.
+  await Promise.all([
+    (async () => { await clickCell(a, 'c3'); await waitPly(a, 1); await clickCell(a, 'c4'); await waitPly(a, 2); })(),
+    (async () => { await clickCell(b, 'd6'); await clickCell(b, 'c11'); await waitPly(b, 1); })(),
+  ]);
+  const seqA = await a.evaluate(() => document.body.dataset.seq);
+  await b.click('#btn-undo');
+  await b.waitForFunction(() => document.body.dataset.ply === '0');
+  await b.waitForTimeout(300);
+  assert.equal(await a.evaluate(() => document.body.dataset.seq), seqA, 'B\'s undo did not reach A');
+  assert.equal(await a.evaluate(() => document.body.dataset.game), 'sight');
+  assert.equal(await ply(a), 2);
+  assert.equal(await a.$eval('#fen', (f) => f.textContent), '5:x5/x2,b,x2/x2,w,x2/x5/x5 w');
+  assert.deepEqual(a.posted, ['c3', 'c4']);
+  assert.equal(await b.evaluate(() => document.body.dataset.game), 'tactigon');
+  assert.deepEqual(b.posted, ['d6-c11']);
+  await shot(a, 'two-tabs-sight');
+  await shot(b, 'two-tabs-tactigon');
+  await a.close();
+  await b.close();
+});
+
+test('eight tabs all load, share one event stream and each play a move', async () => {
+  const streams = [];
+  const onRequest = (r) => { if (new URL(r.url()).pathname === '/api/events') streams.push(r.url()); };
+  context.on('request', onRequest);
+  const pages = [];
+  for (let i = 0; i < 8; i++) pages.push(await openPage());
+  assert.equal(new Set(pages.map(sessionOf)).size, 8, 'a session per tab');
+  for (const page of pages) {
+    assert.equal(await page.$$eval('#board .cell', (c) => c.length), 25, 'the board is shown');
+  }
+  // Two people in each tab (no engine searches: eight at once crawl on a busy machine).
+  const first = ['a1', 'b2', 'c3', 'd4', 'e5', 'a5', 'e1', 'c1'];
+  const second = ['b1', 'c2', 'd3', 'e4', 'd5', 'b5', 'd1', 'c5'];
+  for (const page of pages) await newGame(page, { game: 'sight', mode: 'hh' });
+  for (const [i, page] of pages.entries()) {
+    await clickCell(page, first[i]);
+    await waitPly(page, 1);
+  }
+  // Each tab's second move is sent by its neighbour tab: a tab sees it only through the
+  // browser's one event stream, passed on by the leading tab.
+  for (const [i, page] of pages.entries()) {
+    const status = await pages[(i + 1) % 8].evaluate(async ([s, move]) => {
+      const r = await fetch(`/api/move?s=${s}`, {
+        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ move, ply: 1 }),
+      });
+      return r.status;
+    }, [sessionOf(page), second[i]]);
+    assert.equal(status, 200);
+  }
+  for (const page of pages) await waitPly(page, 2);
+  for (const [i, page] of pages.entries()) {
+    assert.deepEqual(await page.$$eval('#moves li', (l) => l.map((e) => e.textContent)), [`${first[i]}  ${second[i]}`]);
+  }
+  const leaders = await Promise.all(pages.map((p) => p.evaluate(() => document.body.dataset.events)));
+  assert.equal(leaders.filter((l) => l === 'leader').length, 1, `one leader: ${leaders}`);
+  assert.equal(streams.length, 1, `one event stream for the browser: ${streams}`);
+  await shot(pages[7], 'eighth-tab');
+  // The leader closes: another tab takes over the stream and events still arrive.
+  const leader = pages.findIndex((_, i) => leaders[i] === 'leader');
+  await pages[leader].close();
+  const rest = pages.filter((_, i) => i !== leader);
+  const leading = async () => (await Promise.all(rest.map((p) => p.evaluate(() => document.body.dataset.events))))
+    .filter((e) => e === 'leader').length;
+  for (let i = 0; i < 100 && (await leading()) !== 1; i++) await rest[0].waitForTimeout(100);
+  assert.equal(await leading(), 1, 'the next tab leads');
+  const [poster, follower] = [rest[0], rest[rest.length - 1]];
+  const status = await poster.evaluate(async (s) => {
+    const r = await fetch(`/api/undo?s=${s}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    return r.status;
+  }, sessionOf(follower));
+  assert.equal(status, 200);
+  await follower.waitForFunction(() => document.body.dataset.ply === '1');
+  assert.equal(streams.length, 2, `the new leader's stream: ${streams}`);
+  context.off('request', onRequest);
+  for (const page of rest) await page.close();
+});
+
+test('a reload shows the same game', async () => {
+  const page = await openPage();
+  await newGame(page, { game: 'sight', mode: 'hh' });
+  await clickCell(page, 'b2');
+  await waitPly(page, 1);
+  await clickCell(page, 'd4');
+  await waitPly(page, 2);
+  const url = page.url();
+  const fen = await page.$eval('#fen', (f) => f.textContent);
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.equal(page.url(), url);
+  assert.equal(await ply(page), 2);
+  assert.equal(await page.$eval('#fen', (f) => f.textContent), fen);
+  assert.deepEqual(await page.$$eval('#moves li', (l) => l.map((e) => e.textContent)), ['b2  d4']);
+  await page.close();
+});
+
+test('a link to a session the server no longer knows starts a new game and says so', async () => {
+  const gone = '0123456789abcdef0123456789abcdef';
+  const page = await openPage(`${BASE_URL}/?s=${gone}`);
+  assert.match(await page.$eval('#message', (m) => m.textContent), /has ended on the server/);
+  assert.notEqual(sessionOf(page), gone);
+  assert.equal(await page.$$eval('#board .cell', (c) => c.length), 25);
+  await page.close();
+});
+
+/** Starts `ludus web --port 0` with `args`; resolves to { url, stop }. */
+function startServer(args) {
+  return new Promise((resolveStart, reject) => {
+    const child = spawn(LUDUS, ['web', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.on('error', reject);
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const found = out.match(/^listening on (\S+)$/m);
+      if (found) resolveStart({ url: found[1], stop: () => child.kill() });
+    });
+  });
+}
+
+test('a server running its most sessions says so on the page', async () => {
+  assert.ok(LUDUS, 'LUDUS must name the ludus binary');
+  const server = await startServer(['--max-sessions', '1']);
+  try {
+    const first = await openPage(server.url);
+    const second = await context.newPage();
+    await second.goto(server.url);
+    await second.waitForSelector('body[data-failed="true"]');
+    const message = await second.$eval('#message', (m) => m.textContent);
+    assert.match(message, /most games at once \(1,/);
+    assert.ok(await second.$eval('#message', (m) => m.checkVisibility()), 'the message is shown');
+    await shot(second, 'server-full');
+    await second.close();
+    await first.close();
+  } finally {
+    server.stop();
+  }
 });

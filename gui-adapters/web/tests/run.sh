@@ -5,8 +5,8 @@
 #
 # Needs Debian's chromium (apt-get install -y chromium) and node with npm; installs
 # playwright-core from package-lock.json (npm ci) if it is missing. Starts `ludus web --port 0`,
-# runs moves.test.mjs and browser.test.mjs against it, stops the server, and exits non-zero if
-# a test failed.
+# runs moves.test.mjs and browser.test.mjs against it (one test starts a server of its own,
+# with $LUDUS), stops the server, and exits non-zero if a test failed.
 # Screenshots go to target/browser-screenshots/ (or $SCREENSHOT_DIR).
 set -euo pipefail
 ludus=$(realpath "${1:?usage: run.sh path/to/ludus}")
@@ -22,7 +22,9 @@ if [ ! -x "$CHROMIUM" ]; then
   exit 1
 fi
 work=$(mktemp -d)
-"$ludus" web --port 0 >"$work/stdout" 2>"$work/stderr" &
+# Tabs of earlier tests linger for a few seconds after they close (their sessions end 10 s
+# after), so the server allows more than the eight tabs one test opens at once.
+"$ludus" web --port 0 --max-sessions 24 >"$work/stdout" 2>"$work/stderr" &
 server=$!
 cleanup() {
   kill "$server" 2>/dev/null || true
@@ -47,5 +49,6 @@ if [ -z "$url" ]; then
 fi
 echo "ludus web at $url"
 export BASE_URL=$url
+export LUDUS=$ludus
 export SCREENSHOT_DIR=${SCREENSHOT_DIR:-$root/target/browser-screenshots}
 node --test --test-concurrency=1 moves.test.mjs browser.test.mjs

@@ -1,8 +1,10 @@
-//! The server's state: the game on the page, the engine that answers its questions (the
+//! One session's state (a browser tab's game; the sessions are kept in
+//! [`super::registry`]): the game on the page, the engine that answers its questions (the
 //! "query engine", used under the lock for quick `position` + `query` exchanges), the search
-//! worker that plays the engine's moves and hints (see [`super::search`]), and the event hub.
-//! The page's actions are in [`super::actions`].
+//! worker that plays the engine's moves and hints (see [`super::search`]), and where its
+//! events go. The page's actions are in [`super::actions`].
 
+use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -10,7 +12,9 @@ use crossbeam_channel::Sender;
 use serde_json::{Map, Value, json};
 
 use crate::gui::svg::board_svg;
-use crate::referee::engine_process::{Answer, EngineCommand, EngineProcess};
+use crate::referee::engine_process::{Answer, EngineCommand};
+
+use super::engine::Engine;
 
 use super::events::{Hub, parse_info};
 use super::probe::EngineInfo;
@@ -43,41 +47,93 @@ impl ApiError {
     }
 }
 
+/// Most client ids (browsers) a session sends its events to; the oldest is forgotten first.
+const MAX_CLIENTS: usize = 8;
+
 /// The state guarded by the lock.
 pub struct Inner {
     /// The game.
     pub session: Session,
     /// The query engine, started on first use and after a failure.
-    pub engine: Option<EngineProcess>,
+    pub engine: Option<Engine>,
+    /// Whether the session has ended: no engine is started any more.
+    pub closed: bool,
 }
 
-/// The web GUI's state, shared by the request threads and the search worker.
+/// One session: its game, shared by the request threads and its search worker.
 pub struct App {
+    /// The session's id.
+    pub id: String,
     /// What the engine said about itself.
-    pub info: EngineInfo,
+    pub info: Arc<EngineInfo>,
     /// How to start the engine.
     pub command: EngineCommand,
+    /// The server's count of running engine processes.
+    pub engines: Arc<AtomicUsize>,
     /// The game and the query engine.
     pub inner: Mutex<Inner>,
-    /// The open event streams.
+    /// The server's event streams.
     pub hub: Arc<Hub>,
+    /// The client ids (browsers) that get this session's events, most recent last.
+    pub clients: Mutex<Vec<String>>,
     /// The search worker's queue; `None` after shutdown.
     pub jobs: Mutex<Option<Sender<Job>>>,
 }
 
 impl App {
-    /// An app with the default game (Sight, person against engine), before any engine runs.
-    pub fn new(info: EngineInfo, command: EngineCommand, jobs: Sender<Job>) -> App {
+    /// Session `id` with the default game (Sight, person against engine), before any engine
+    /// runs; its events go to `hub`, its engines are counted in `engines`.
+    pub fn new(
+        id: String,
+        info: Arc<EngineInfo>,
+        command: EngineCommand,
+        hub: Arc<Hub>,
+        engines: Arc<AtomicUsize>,
+        jobs: Sender<Job>,
+    ) -> App {
         App {
+            id,
             info,
             command,
+            engines,
             inner: Mutex::new(Inner {
                 session: Session::new(Settings::default()),
                 engine: None,
+                closed: false,
             }),
-            hub: Arc::new(Hub::new()),
+            hub,
+            clients: Mutex::new(Vec::new()),
             jobs: Mutex::new(Some(jobs)),
         }
+    }
+
+    /// Sends this session's events to browser `client` too (it is the most recent).
+    pub fn add_client(&self, client: &str) {
+        let mut clients = self.clients.lock().unwrap_or_else(|e| e.into_inner());
+        if clients.last().is_some_and(|c| c == client) {
+            return;
+        }
+        clients.retain(|c| c != client);
+        clients.push(client.to_string());
+        if clients.len() > MAX_CLIENTS {
+            clients.remove(0);
+        }
+    }
+
+    /// Whether browser `client` gets this session's events.
+    pub fn has_client(&self, client: &str) -> bool {
+        let clients = self.clients.lock().unwrap_or_else(|e| e.into_inner());
+        clients.iter().any(|c| c == client)
+    }
+
+    /// Sends one event of this session to the streams that follow it.
+    fn publish(&self, name: &str, data: &Value) {
+        let clients = self
+            .clients
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        self.hub.publish(&self.id, &clients, name, data);
     }
 
     /// The lock on the game (a poisoned lock is taken over: the state is always consistent
@@ -106,9 +162,12 @@ impl App {
         if inner.engine.is_some() {
             return Ok(());
         }
+        if inner.closed {
+            return Err(ApiError::new(404, "this session has ended"));
+        }
         let fail = |e: String| ApiError::new(500, format!("the engine failed: {e}"));
         let mut engine =
-            EngineProcess::start(&self.command, START_TIMEOUT).map_err(|e| fail(e.to_string()))?;
+            Engine::start(&self.command, &self.engines).map_err(|e| fail(e.to_string()))?;
         let setup = self.setup(&inner.session.settings, None);
         configure(&mut engine, &setup).map_err(|e| fail(e.to_string()))?;
         inner.engine = Some(engine);
@@ -197,8 +256,9 @@ impl App {
             map.insert("kind".into(), json!(job.kind.name()));
             map.insert("ply".into(), json!(job.ply));
             map.insert("p1".into(), json!(job.p1));
+            map.insert("session".into(), json!(self.id));
         }
-        self.hub.publish("info", &info);
+        self.publish("info", &info);
     }
 
     /// Takes a search's answer: plays an engine move, or keeps a hint. Results of searches
@@ -206,6 +266,9 @@ impl App {
     pub fn search_done(&self, job: &Job, result: Result<Answer, String>) {
         let mut guard = self.lock();
         let inner = &mut *guard;
+        if inner.closed {
+            return;
+        }
         let s = &mut inner.session;
         match job.kind {
             JobKind::Move => {
@@ -266,7 +329,7 @@ impl App {
     pub fn changed(&self, inner: &mut Inner) -> Value {
         inner.session.seq += 1;
         let state = self.state_json(&inner.session);
-        self.hub.publish("state", &state);
+        self.publish("state", &state);
         state
     }
 
@@ -319,6 +382,7 @@ impl App {
         let moves: Vec<&str> = s.moves.iter().map(|m| m.text.as_str()).collect();
         let seats = st.mode.seats().map(|seat| seat == Seat::Human);
         json!({
+            "session": self.id,
             "seq": s.seq,
             "game": st.game.name(),
             "sides": seat_names(st.game),
@@ -350,13 +414,19 @@ impl App {
         })
     }
 
-    /// Stops the worker and the query engine and ends the event streams.
+    /// Ends the session: closes the worker's queue (it quits its engine once a search in
+    /// flight is over) and quits the query engine; no engine is started for it again.
     pub fn shutdown(&self) {
         self.jobs.lock().unwrap_or_else(|e| e.into_inner()).take();
-        if let Some(engine) = self.lock().engine.take() {
+        let engine = {
+            let mut inner = self.lock();
+            inner.closed = true;
+            inner.session.cancel_searches();
+            inner.engine.take()
+        };
+        if let Some(engine) = engine {
             engine.quit();
         }
-        self.hub.close();
     }
 }
 

@@ -1,9 +1,12 @@
-//! Server-sent events: every open page holds one `GET /api/events` stream and receives the
-//! game's state after each change (`event: state`) and the engine's `info` lines as they
-//! arrive (`event: info`), so the analysis panel updates live.
+//! Server-sent events. A stream (`GET /api/events`) follows either one browser — `?c=CLIENT`:
+//! every event of every session registered to that client id, which is how the page gets
+//! its events, one stream per browser whatever the number of tabs — or one session —
+//! `?s=SESSION`, for programs. Events are the session's state after each change
+//! (`event: state`) and the engine's `info` lines as they arrive (`event: info`); each
+//! event's JSON names its session (`"session": …`), so a tab keeps only its own.
 
 use std::io::Write;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TrySendError};
@@ -12,49 +15,107 @@ use serde_json::{Map, Value, json};
 /// Events a slow page may have queued before it is dropped (it reconnects and resyncs).
 const QUEUE: usize = 512;
 
-/// How often an idle stream gets a comment line, so a closed page is noticed.
-const HEARTBEAT: Duration = Duration::from_secs(15);
+/// Who a stream follows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Follow {
+    /// Every session registered to this client id (a browser).
+    Client(String),
+    /// One session.
+    Session(String),
+}
+
+struct Stream {
+    number: u64,
+    follow: Follow,
+    tx: Sender<String>,
+}
+
+#[derive(Default)]
+struct Streams {
+    next: u64,
+    list: Vec<Stream>,
+}
 
 /// The open event streams.
 pub struct Hub {
-    subscribers: Mutex<Option<Vec<Sender<String>>>>,
+    streams: Mutex<Option<Streams>>,
+}
+
+/// One open stream's receiving end; dropping it takes the stream off the hub.
+pub struct Subscription {
+    hub: Arc<Hub>,
+    number: u64,
+    rx: Receiver<String>,
+}
+
+impl Drop for Subscription {
+    fn drop(&mut self) {
+        if let Some(streams) = self.hub.lock().as_mut() {
+            streams.list.retain(|s| s.number != self.number);
+        }
+    }
 }
 
 impl Hub {
     /// A hub with no streams yet.
     pub fn new() -> Hub {
         Hub {
-            subscribers: Mutex::new(Some(Vec::new())),
+            streams: Mutex::new(Some(Streams::default())),
         }
     }
 
-    /// A new stream's receiving end; `None` once the hub is closed.
-    pub fn subscribe(&self) -> Option<Receiver<String>> {
-        let (tx, rx) = crossbeam_channel::bounded(QUEUE);
-        let mut subscribers = self.subscribers.lock().ok()?;
-        subscribers.as_mut()?.push(tx);
-        Some(rx)
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<Streams>> {
+        self.streams.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Sends one event (`event: <name>`, the JSON as data) to every stream; streams that are
-    /// gone or too far behind are dropped.
-    pub fn publish(&self, name: &str, data: &Value) {
+    /// A new stream that follows `follow`; `None` once the hub is closed.
+    pub fn subscribe(hub: &Arc<Hub>, follow: Follow) -> Option<Subscription> {
+        let (tx, rx) = crossbeam_channel::bounded(QUEUE);
+        let mut guard = hub.lock();
+        let streams = guard.as_mut()?;
+        streams.next += 1;
+        let number = streams.next;
+        streams.list.push(Stream { number, follow, tx });
+        Some(Subscription {
+            hub: Arc::clone(hub),
+            number,
+            rx,
+        })
+    }
+
+    /// Sends one event of `session` (`event: <name>`, the JSON as data) to the streams that
+    /// follow the session or one of `clients`, the client ids registered to it; streams too
+    /// far behind are dropped.
+    pub fn publish(&self, session: &str, clients: &[String], name: &str, data: &Value) {
         let text = format!("event: {name}\ndata: {data}\n\n");
-        if let Ok(mut subscribers) = self.subscribers.lock()
-            && let Some(list) = subscribers.as_mut()
-        {
-            list.retain(|tx| match tx.try_send(text.clone()) {
-                Ok(()) => true,
-                Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => false,
+        if let Some(streams) = self.lock().as_mut() {
+            streams.list.retain(|stream| {
+                let wanted = match &stream.follow {
+                    Follow::Session(s) => s == session,
+                    Follow::Client(c) => clients.contains(c),
+                };
+                !wanted
+                    || match stream.tx.try_send(text.clone()) {
+                        Ok(()) => true,
+                        Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => false,
+                    }
             });
         }
     }
 
+    /// Whether a stream follows `session` by its id.
+    pub fn followed(&self, session: &str) -> bool {
+        self.lock().as_ref().is_some_and(|streams| {
+            streams
+                .list
+                .iter()
+                .any(|s| matches!(&s.follow, Follow::Session(id) if id == session))
+        })
+    }
+
     /// Ends every stream and refuses new ones.
     pub fn close(&self) {
-        if let Ok(mut subscribers) = self.subscribers.lock() {
-            *subscribers = None;
-        }
+        *self.lock() = None;
     }
 }
 
@@ -65,8 +126,14 @@ impl Default for Hub {
 }
 
 /// Writes an event stream to `out` until the page goes away or the hub closes: the response
-/// head, `first` (the current state), then every event of `rx`, with a comment line when idle.
-pub fn stream(mut out: Box<dyn Write + Send>, first: String, rx: Receiver<String>) {
+/// head, `first` (the current states), then every event of `events`, with a comment line
+/// every `heartbeat` when idle (so a closed page is noticed).
+pub fn stream(
+    mut out: Box<dyn Write + Send>,
+    first: String,
+    events: Subscription,
+    heartbeat: Duration,
+) {
     let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n\
                 Connection: close\r\nX-Accel-Buffering: no\r\n\r\nretry: 1000\n\n";
     let mut send = |text: &str| out.write_all(text.as_bytes()).and_then(|()| out.flush());
@@ -74,7 +141,7 @@ pub fn stream(mut out: Box<dyn Write + Send>, first: String, rx: Receiver<String
         return;
     }
     loop {
-        let sent = match rx.recv_timeout(HEARTBEAT) {
+        let sent = match events.rx.recv_timeout(heartbeat) {
             Ok(text) => send(&text),
             Err(RecvTimeoutError::Timeout) => send(": ping\n\n"),
             Err(RecvTimeoutError::Disconnected) => return,
@@ -144,18 +211,24 @@ mod tests {
     }
 
     #[test]
-    fn the_hub_delivers_to_every_stream_and_drops_closed_ones() {
-        let hub = Hub::new();
-        let a = hub.subscribe().expect("open hub");
-        let b = hub.subscribe().expect("open hub");
-        drop(b);
-        hub.publish("state", &json!({"seq": 1}));
-        assert_eq!(
-            a.try_recv().ok().as_deref(),
-            Some("event: state\ndata: {\"seq\":1}\n\n")
-        );
+    fn the_hub_delivers_to_the_streams_that_follow_a_session() {
+        let hub = Arc::new(Hub::new());
+        let mine = Hub::subscribe(&hub, Follow::Client("c1".into())).expect("open hub");
+        let other = Hub::subscribe(&hub, Follow::Client("c2".into())).expect("open hub");
+        let direct = Hub::subscribe(&hub, Follow::Session("s1".into())).expect("open hub");
+        let gone = Hub::subscribe(&hub, Follow::Session("s1".into())).expect("open hub");
+        drop(gone);
+        assert!(hub.followed("s1"));
+        assert!(!hub.followed("s2"));
+        hub.publish("s1", &["c1".into()], "state", &json!({"seq": 1}));
+        let text = Some("event: state\ndata: {\"seq\":1}\n\n");
+        assert_eq!(mine.rx.try_recv().ok().as_deref(), text);
+        assert_eq!(direct.rx.try_recv().ok().as_deref(), text);
+        assert!(other.rx.try_recv().is_err(), "another browser's stream");
+        drop(direct);
+        assert!(!hub.followed("s1"));
         hub.close();
-        assert!(hub.subscribe().is_none());
-        assert!(a.recv().is_err());
+        assert!(Hub::subscribe(&hub, Follow::Session("s1".into())).is_none());
+        assert!(mine.rx.recv().is_err());
     }
 }

@@ -74,6 +74,17 @@ impl Request {
     pub fn path(&self) -> &str {
         self.target.split('?').next().unwrap_or_default()
     }
+
+    /// The value of the first query parameter called `name` (`?s=abc&c=d`), as sent: the
+    /// server's parameters are plain ids, so nothing is percent-decoded.
+    pub fn param(&self, name: &str) -> Option<&str> {
+        let (_, query) = self.target.split_once('?')?;
+        query
+            .split('&')
+            .filter_map(|pair| pair.split_once('=').or(Some((pair, ""))))
+            .find(|(key, _)| *key == name)
+            .map(|(_, value)| value)
+    }
 }
 
 /// Why no request was read.
@@ -356,6 +367,8 @@ mod tests {
         assert_eq!(request.path(), "/api/x");
         assert_eq!(request.header("Host"), Some("localhost"));
         assert_eq!(request.body, b"hello");
+        assert_eq!(request.param("a"), Some("1"));
+        assert_eq!(request.param("b"), None);
         let request = read(b"GET / HTTP/1.0\nHost: a\n\n", SMALL).expect("bare line feeds");
         assert_eq!((request.target.as_str(), request.body.len()), ("/", 0));
     }

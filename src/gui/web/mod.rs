@@ -6,24 +6,69 @@
 //! `go movetime` for engine moves and hints, whose `info` lines stream to the page as
 //! server-sent events.
 //!
+//! # Sessions
+//!
+//! Every browser tab plays its own game: a *session* (`registry.rs`), made by the server
+//! under a random 128-bit id (32 hex digits, from the system's random source), with its own
+//! game, its own engine processes — a query engine, and a search engine once it searches —
+//! and its own search worker (`app.rs`, `search.rs`). The page keeps the id in its URL
+//! (`/?s=ID`, with `history.replaceState`), so a reload or a copied link shows the same game.
+//! Every API request names its session with the query parameter `s=ID`; the page also sends
+//! `c=` (its browser's id, random, kept in `localStorage`) and `t=` (the tab's id, random per
+//! page load), both 32 lowercase hex digits (else 400). A request without `s` gets 400, an
+//! id the server does not know (never made, or ended) 404 with `{"error": …}`; the page then
+//! starts a new session and says so (with the same game and position if it was showing one).
+//!
+//! The sessions are bounded: at most `--max-sessions N` (default 8) at once, so at most 2N
+//! engine processes; `POST /api/session` beyond that answers 503 with a message the page
+//! shows. A session nothing uses for `--idle-timeout SECS` (default 1800) ends and its engines
+//! quit ([`EngineProcess::quit`], which ends their process groups and reaps them; a search in
+//! flight ends first, within its movetime and a few seconds): "used" is a request naming it,
+//! or an event stream following it by its id (`?s=`). Pages ask for their state at least
+//! once a minute, so an open tab keeps its session; a tab that closes says so
+//! (`POST /api/leave`), and its session ends 10 s later unless a tab (the same one, reloaded,
+//! or another showing the same link) names it meanwhile.
+//!
+//! # Events: one stream per browser
+//!
+//! A browser opens at most six HTTP/1.1 connections to a host, so one event stream per tab
+//! would stop the seventh tab from loading. Instead the tabs of a browser share one stream
+//! (`session.js`): they elect a leader with the Web Locks API (`navigator.locks.request` on
+//! a fixed name, held for the tab's life; when the leader closes, the next tab in line gets
+//! the lock); only the leader opens `GET /api/events?c=CLIENT`, which carries the events of
+//! every session registered to that browser id — a session is registered to the browsers
+//! whose requests name it (`c=`), at most the 8 latest — and it passes every event on to the
+//! other tabs over a `BroadcastChannel`. Each event's JSON names its session
+//! (`"session": ID`) and a tab keeps its own session's. Where Web Locks or BroadcastChannel
+//! are missing, every tab polls `GET /api/state` every 2 s instead. Either way no tab holds
+//! more than one long-lived connection, and every other request is short (one request per
+//! connection), so requests never queue behind the stream. The stream begins with the state
+//! of each session of the browser; when it (re)opens, the tabs ask for their state again.
+//! A program can follow one session with `GET /api/events?s=ID` instead.
+//!
 //! # API
 //!
 //! | request | answer |
 //! |---|---|
-//! | `GET /`, `/style.css`, `/app.js`, `/moves.js`, `/dialog.js`, `/analysis.js` | the page |
-//! | `GET /api/setup` | the engine's name, games and options (for the new-game dialog) |
-//! | `GET /api/state` | the game: settings, moves, `fen`, `legal`, result, board `svg`, … |
-//! | `GET /api/events` | server-sent events: `state` after every change, `info` per engine line |
-//! | `GET /api/export` | the game in the referee's record format (text) |
-//! | `POST /api/new` | `{game, options, mode: hh\|he\|eh\|ee, level, movetime}` |
-//! | `POST /api/move` | `{move, ply}`: a person's move, refused unless legal |
-//! | `POST /api/undo`, `/api/redo` | back to (forward to) a person's turn |
-//! | `POST /api/load` | `{text}`: `startpos [moves …]` or `fen <F> [moves …]`, checked by the engine |
-//! | `POST /api/hint` | a search for the person to move; the move arrives in the state |
-//! | `POST /api/pause` | `{paused}`: hold engine moves back, or go on |
+//! | `GET /`, `/style.css`, `/app.js`, `/moves.js`, `/dialog.js`, `/analysis.js`, `/session.js` | the page |
+//! | `GET /api/setup` | the engine's name, games and options (for the new-game dialog), `max_sessions`, `idle_timeout` |
+//! | `GET /api/server` | `{sessions, max_sessions, idle_timeout, engines}`: how many sessions and engine processes run |
+//! | `POST /api/session` | `{}`: a new session with the first game (`--game`, else Sight; person against engine): its state, with its id as `session`; 503 when full |
+//! | `GET /api/state?s=ID` | the session's game: `session`, settings, moves, `fen`, `legal`, result, board `svg`, … |
+//! | `GET /api/events?c=CLIENT` | server-sent events of every session of browser `CLIENT`: `state` after every change, `info` per engine line, each with `session` |
+//! | `GET /api/events?s=ID` | the same for one session (and it keeps that session in use while open) |
+//! | `GET /api/export?s=ID` | the game in the referee's record format (text) |
+//! | `POST /api/new?s=ID` | `{game, options, mode: hh\|he\|eh\|ee, level, movetime}` |
+//! | `POST /api/move?s=ID` | `{move, ply}`: a person's move, refused unless legal |
+//! | `POST /api/undo?s=ID`, `/api/redo?s=ID` | back to (forward to) a person's turn |
+//! | `POST /api/load?s=ID` | `{text}`: `startpos [moves …]` or `fen <F> [moves …]`, checked by the engine |
+//! | `POST /api/hint?s=ID` | a search for the person to move; the move arrives in the state |
+//! | `POST /api/pause?s=ID` | `{paused}`: hold engine moves back, or go on |
+//! | `POST /api/leave?s=ID&t=TAB` | `{}`: tab `TAB` no longer shows the session |
 //!
-//! Every `POST` answers the new state, or `{"error": …}` with status 400 (bad request), 409
-//! (does not fit the game now) or 500 (the engine failed). `POST` bodies must be JSON.
+//! Every `POST` answers the new state, or `{"error": …}` with status 400 (bad request), 404
+//! (no such session), 409 (does not fit the game now), 500 (the engine failed) or 503 (no
+//! room for another session). `POST` bodies must be JSON.
 //! Requests must name the local host in `Host` (else 403, against DNS rebinding), and every
 //! request but a `GET` must come from the server's own page (`Origin` `http://127.0.0.1:PORT`,
 //! `http://localhost:PORT` or `http://[::1]:PORT`) or send no `Origin` at all, as programs
@@ -32,39 +77,44 @@
 //! Each connection carries one request and gets its own thread (`server.rs`); the request's
 //! head may hold 32 KiB (else 431) and its body 64 KiB (else 413), and both must arrive
 //! within 5 seconds (else 408), so slow or huge requests cannot hold memory or threads
-//! (`http.rs`). The event stream, once open, is not limited in time.
+//! (`http.rs`). The event stream, once open, is not limited in time. Routing is in
+//! `routes.rs`.
+//!
+//! [`EngineProcess::quit`]: crate::referee::engine_process::EngineProcess::quit
 
 mod access;
 mod actions;
 mod app;
+mod engine;
 mod events;
 mod export;
 mod http;
 mod probe;
 mod query;
+mod registry;
+mod routes;
 mod search;
 mod server;
 mod session;
 
 use std::io::Write;
-use std::net::{SocketAddr, TcpStream};
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
-
-use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
+use std::time::Duration;
 
 use crate::game::GameId;
 use crate::referee::engine_process::{EngineCommand, Proto};
 
-use actions::{LoadRequest, MoveRequest, NewGame, PauseRequest};
-use app::{ApiError, App, START_TIMEOUT};
-use http::Request;
+use app::START_TIMEOUT;
+use events::Hub;
+use probe::EngineInfo;
+use registry::{Reaper, Registry};
+use routes::Server;
 use server::Listener;
-use session::Mode;
 
 /// The page's files, built into the binary: path, content type, text.
-const ASSETS: [(&str, &str, &str); 6] = [
+const ASSETS: [(&str, &str, &str); 7] = [
     (
         "/index.html",
         "text/html; charset=utf-8",
@@ -95,14 +145,48 @@ const ASSETS: [(&str, &str, &str); 6] = [
         "text/javascript; charset=utf-8",
         include_str!("../../../gui-adapters/web/analysis.js"),
     ),
+    (
+        "/session.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../gui-adapters/web/session.js"),
+    ),
 ];
 
-/// Runs `ludus web`: serves on 127.0.0.1:`port` (0 picks a free port) with `engine` (`None`:
-/// this program) and `game` first (default Sight), prints `listening on
-/// http://127.0.0.1:PORT` as the first line of `out`, and serves until the process ends.
-/// Returns 1 if the server or the engine cannot start.
-pub fn run(port: u16, engine: Option<PathBuf>, game: Option<GameId>, out: &mut dyn Write) -> i32 {
-    let server = match WebServer::start(port, engine, game) {
+/// How `ludus web` runs: where it listens, the engine, the first game, and the bounds of
+/// the sessions.
+#[derive(Clone, Debug)]
+pub struct WebConfig {
+    /// The port on 127.0.0.1 (0: a free port).
+    pub port: u16,
+    /// The engine (`None`: this program).
+    pub engine: Option<PathBuf>,
+    /// The game a new session starts with (default Sight).
+    pub game: Option<GameId>,
+    /// Most sessions (browser tabs) at once, each with its own engine processes.
+    pub max_sessions: usize,
+    /// How long a session nothing uses lives.
+    pub idle_timeout: Duration,
+}
+
+impl Default for WebConfig {
+    /// Port 8080, this program as the engine, Sight, 8 sessions, 30 minutes.
+    fn default() -> WebConfig {
+        let sessions = registry::Config::default();
+        WebConfig {
+            port: 8080,
+            engine: None,
+            game: None,
+            max_sessions: sessions.max_sessions,
+            idle_timeout: sessions.idle_timeout,
+        }
+    }
+}
+
+/// Runs `ludus web` with `config`: prints `listening on http://127.0.0.1:PORT` as the first
+/// line of `out`, and serves until the process ends. Returns 1 if the server or the engine
+/// cannot start.
+pub fn run(config: WebConfig, out: &mut dyn Write) -> i32 {
+    let server = match WebServer::start(config) {
         Ok(server) => server,
         Err(e) => {
             eprintln!("ludus web: {e}");
@@ -120,19 +204,24 @@ pub fn run(port: u16, engine: Option<PathBuf>, game: Option<GameId>, out: &mut d
 /// A running web GUI server.
 pub struct WebServer {
     listener: Listener,
-    app: Arc<App>,
+    registry: Arc<Registry>,
+    hub: Arc<Hub>,
+    reaper: Reaper,
 }
 
 impl WebServer {
-    /// Asks the engine (`None`: this program) for its options, starts the first game (`game`,
-    /// by default Sight; a person against the engine) and serves on 127.0.0.1:`port` (0: a
-    /// free port). A `game` the engine does not play is an error.
-    pub fn start(
-        port: u16,
-        engine: Option<PathBuf>,
-        game: Option<GameId>,
-    ) -> Result<WebServer, String> {
-        let cmd = match engine {
+    /// Asks the engine (`config.engine`, by default this program) for its options and serves
+    /// on 127.0.0.1:`config.port`. Sessions start with `config.game` (by default Sight; a
+    /// person against the engine); a game the engine does not play is an error, and so are
+    /// `max_sessions` 0 and an `idle_timeout` of zero.
+    pub fn start(config: WebConfig) -> Result<WebServer, String> {
+        if config.max_sessions == 0 {
+            return Err("--max-sessions must be at least 1".into());
+        }
+        if config.idle_timeout.is_zero() {
+            return Err("--idle-timeout must be more than 0 seconds".into());
+        }
+        let cmd = match config.engine {
             Some(cmd) => cmd,
             None => std::env::current_exe().map_err(|e| format!("cannot find ludus: {e}"))?,
         };
@@ -144,39 +233,39 @@ impl WebServer {
             args: Vec::new(),
             proto: Proto::Ugi,
         };
-        let (tx, rx) = crossbeam_channel::unbounded();
-        let app = Arc::new(App::new(info, command.clone(), tx));
-        let first_game = match game {
-            Some(game) if !app.games().contains(&game) => {
+        let first_game = match config.game {
+            Some(game) if !games(&info).contains(&game) => {
                 return Err(format!("the engine does not play {}", game.name()));
             }
             Some(game) => game,
-            None => app.first_game(),
+            None => first_game(&info),
         };
-        search::spawn(Arc::clone(&app), command, rx)
-            .map_err(|e| format!("cannot start the search thread: {e}"))?;
-        let first = NewGame {
-            game: first_game.name().to_string(),
-            options: Default::default(),
-            mode: Mode::HumanEngine,
-            level: None,
-            movetime: None,
+        let hub = Arc::new(Hub::new());
+        let bounds = registry::Config {
+            max_sessions: config.max_sessions,
+            idle_timeout: config.idle_timeout,
         };
-        if let Err(e) = app.new_game(&first) {
-            app.shutdown();
-            return Err(e.message);
-        }
-        let router = {
-            let app = Arc::clone(&app);
-            Arc::new(move |request, stream| handle(&app, request, stream))
-        };
-        match Listener::start(port, router) {
-            Ok(listener) => Ok(WebServer { listener, app }),
-            Err(e) => {
-                app.shutdown();
-                Err(e)
-            }
-        }
+        let registry = Arc::new(Registry::new(
+            bounds,
+            info,
+            command,
+            first_game,
+            Arc::clone(&hub),
+        ));
+        let reaper = Reaper::start(Arc::clone(&registry))
+            .map_err(|e| format!("cannot start the session thread: {e}"))?;
+        let server = Arc::new(Server {
+            registry: Arc::clone(&registry),
+            hub: Arc::clone(&hub),
+        });
+        let router = Arc::new(move |request, stream| server.handle(request, stream));
+        let listener = Listener::start(config.port, router)?;
+        Ok(WebServer {
+            listener,
+            registry,
+            hub,
+            reaper,
+        })
     }
 
     /// The address served, `127.0.0.1:PORT`.
@@ -189,145 +278,34 @@ impl WebServer {
         self.listener.wait();
     }
 
-    /// Stops serving, ends the event streams and quits the engines.
+    /// Stops serving, ends the event streams and the sessions, and quits their engines.
     pub fn stop(mut self) {
         self.listener.stop();
-        self.app.shutdown();
+        self.reaper.stop();
+        self.hub.close();
+        self.registry.close();
     }
 }
 
-impl App {
-    /// The game the first session plays: Sight if the engine has it, else its first game.
-    fn first_game(&self) -> GameId {
-        let games = self.games();
-        games
+/// The game a new session plays: Sight if the engine has it, else its first game.
+fn first_game(info: &EngineInfo) -> GameId {
+    let games = games(info);
+    games
+        .iter()
+        .copied()
+        .find(|&g| g == GameId::Sight)
+        .or(games.first().copied())
+        .unwrap_or(GameId::Sight)
+}
+
+/// The games the engine plays: those of its `UCI_Variant` choices that ludus draws.
+fn games(info: &EngineInfo) -> Vec<GameId> {
+    match info.option("UCI_Variant") {
+        Some(option) => option
+            .vars
             .iter()
-            .copied()
-            .find(|&g| g == GameId::Sight)
-            .or(games.first().copied())
-            .unwrap_or(GameId::Sight)
+            .filter_map(|v| GameId::from_name(v))
+            .collect(),
+        None => vec![GameId::Sight],
     }
-
-    /// The games the engine plays: those of its `UCI_Variant` choices that ludus draws.
-    fn games(&self) -> Vec<GameId> {
-        match self.info.option("UCI_Variant") {
-            Some(option) => option
-                .vars
-                .iter()
-                .filter_map(|v| GameId::from_name(v))
-                .collect(),
-            None => vec![GameId::Sight],
-        }
-    }
-
-    /// What the new-game dialog offers.
-    fn setup_json(&self) -> Value {
-        let games: Vec<Value> = self
-            .games()
-            .into_iter()
-            .map(|g| json!({ "name": g.name(), "sides": crate::gui::seat_names(g) }))
-            .collect();
-        json!({ "engine": self.info.name, "games": games, "options": self.info.options })
-    }
-}
-
-fn respond(mut stream: TcpStream, status: u16, content_type: &str, body: &str) {
-    if let Err(e) = http::respond(&mut stream, status, content_type, body) {
-        log::debug!("ludus web: cannot answer: {e}");
-    }
-}
-
-fn respond_json(stream: TcpStream, result: Result<Value, ApiError>) {
-    match result {
-        Ok(value) => respond(stream, 200, "application/json", &value.to_string()),
-        Err(e) => respond(
-            stream,
-            e.status,
-            "application/json",
-            &json!({ "error": e.message }).to_string(),
-        ),
-    }
-}
-
-fn json_body<T: DeserializeOwned>(body: &str) -> Result<T, ApiError> {
-    serde_json::from_str(body).map_err(|e| ApiError::new(400, format!("bad request body: {e}")))
-}
-
-fn handle(app: &App, request: Request, stream: TcpStream) {
-    let path = request.path();
-    if !access::local_host(request.header("Host")) {
-        respond(stream, 403, "text/plain", "only for this machine\n");
-        return;
-    }
-    if request.method != "GET" {
-        let port = stream.local_addr().map(|a| a.port()).ok();
-        let foreign = request
-            .headers_named("Origin")
-            .find(|&o| !port.is_some_and(|port| access::same_origin(Some(o), port)));
-        if let Some(origin) = foreign {
-            let own = port.map_or("this server".into(), |p| format!("http://127.0.0.1:{p}"));
-            let message = format!(
-                "refused: a request from the page {origin} may not change the game; \
-                 only this server's own page ({own}) or a program that sends no Origin may"
-            );
-            respond_json(stream, Err(ApiError::new(403, message)));
-            return;
-        }
-    }
-    if request.method == "GET" {
-        let asset = if path == "/" { "/index.html" } else { path };
-        if let Some((_, content_type, text)) = ASSETS.iter().find(|(p, _, _)| *p == asset) {
-            respond(stream, 200, content_type, text);
-            return;
-        }
-        let (content_type, body) = match path {
-            "/api/setup" => ("application/json", app.setup_json().to_string()),
-            "/api/state" => ("application/json", app.state().to_string()),
-            "/api/export" => ("text/plain; charset=utf-8", app.export()),
-            "/api/events" => {
-                let Some(rx) = app.hub.subscribe() else {
-                    respond(stream, 503, "text/plain", "shutting down\n");
-                    return;
-                };
-                let first = format!("event: state\ndata: {}\n\n", app.state());
-                events::stream(Box::new(stream), first, rx);
-                return;
-            }
-            _ => {
-                respond(stream, 404, "text/plain", "not found\n");
-                return;
-            }
-        };
-        respond(stream, 200, content_type, &body);
-        return;
-    }
-    if request.method != "POST" {
-        respond(stream, 405, "text/plain", "GET or POST\n");
-        return;
-    }
-    let is_json = request
-        .header("Content-Type")
-        .is_some_and(|t| t.starts_with("application/json"));
-    let body = match std::str::from_utf8(&request.body) {
-        Ok(body) if is_json => body,
-        _ => {
-            let e = ApiError::new(
-                400,
-                "the body must be JSON (Content-Type: application/json)",
-            );
-            respond_json(stream, Err(e));
-            return;
-        }
-    };
-    let result = match path {
-        "/api/new" => json_body::<NewGame>(body).and_then(|r| app.new_game(&r)),
-        "/api/move" => json_body::<MoveRequest>(body).and_then(|r| app.play(&r)),
-        "/api/load" => json_body::<LoadRequest>(body).and_then(|r| app.load(&r)),
-        "/api/pause" => json_body::<PauseRequest>(body).and_then(|r| app.pause(&r)),
-        "/api/undo" => app.undo(),
-        "/api/redo" => app.redo(),
-        "/api/hint" => app.hint(),
-        _ => Err(ApiError::new(404, format!("no such action: {path}"))),
-    };
-    respond_json(stream, result);
 }

@@ -1,4 +1,4 @@
-//! The search worker: one thread with its own engine process that plays the engine's moves
+//! The search worker: one thread per session with its own engine process that plays the engine's moves
 //! and answers hints, one job at a time, with `go movetime <ms>`. Its `info` lines go to the
 //! pages as they arrive; its answers go back to the [`App`], which ignores those of cancelled
 //! jobs. A failed engine is started afresh for the next job.
@@ -9,9 +9,10 @@ use std::time::Duration;
 
 use crossbeam_channel::Receiver;
 
-use crate::referee::engine_process::{Answer, EngineCommand, EngineProcess};
+use crate::referee::engine_process::{Answer, EngineCommand};
 
-use super::app::{App, START_TIMEOUT};
+use super::app::App;
+use super::engine::Engine;
 use super::query::{EngineSetup, configure};
 
 /// What the engine gets beyond `movetime` before the worker sends `stop`.
@@ -65,7 +66,10 @@ pub fn spawn(
     jobs: Receiver<Job>,
 ) -> std::io::Result<JoinHandle<()>> {
     std::thread::Builder::new()
-        .name("web-search".into())
+        .name(format!(
+            "web-search-{}",
+            app.id.get(..8).unwrap_or_default()
+        ))
         .spawn(move || {
             let mut worker = Worker {
                 command,
@@ -91,14 +95,14 @@ pub fn spawn(
 
 struct Worker {
     command: EngineCommand,
-    engine: Option<EngineProcess>,
+    engine: Option<Engine>,
     applied: Option<EngineSetup>,
 }
 
 impl Worker {
     fn search(&mut self, app: &App, job: &Job) -> Result<Answer, String> {
         if self.engine.is_none() {
-            let started = EngineProcess::start(&self.command, START_TIMEOUT);
+            let started = Engine::start(&self.command, &app.engines);
             self.engine = Some(started.map_err(|e| e.to_string())?);
             self.applied = None;
         }
