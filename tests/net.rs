@@ -169,6 +169,27 @@ fn a_net_on_the_hand_evaluation_adds_to_it() {
     }
 }
 
+/// A net is used only on the variants it learned: Sight's built-in net was trained on 5×5 and
+/// 7×7 games, so a 3×3 or 9×9 board (whose inputs all have zero weights) gets the hand
+/// evaluation, also where the board is still empty.
+#[test]
+fn the_sight_net_is_used_only_on_the_boards_it_learned() {
+    use ludus::game::Game;
+    use ludus::game::sight::Sight;
+    let net = embedded::for_game::<Sight>().expect("Sight has a built-in net");
+    let on = |size: &str| {
+        let mut values = ludus::game::OptionValues::from_specs(&Sight::options());
+        values.set("Sight_BoardSize", size.to_string());
+        let start = Sight::start(&Sight::settings(&values));
+        assert_eq!(start.to_fen().split(':').next(), Some(size));
+        net.knows(&start)
+    };
+    assert!(on("5"));
+    assert!(on("7"));
+    assert!(!on("3"));
+    assert!(!on("9"));
+}
+
 #[test]
 fn every_built_in_net_reads_and_fits_its_game() {
     for (game, fits) in embedded::check_all() {

@@ -219,6 +219,12 @@ pub trait Evaluate: Game {
     /// relative to the viewer, so that both views share one set of weights. Nothing by
     /// default.
     fn net_features(&self, _view: usize, _out: &mut Vec<u16>) {}
+    /// The inputs positions of this game's variant can have: all by default; a game whose
+    /// variants have separate input ranges (Sight's board sizes) names its variant's range, so
+    /// that a net never trained on that variant (all its weights there zero) is not used on it.
+    fn net_inputs_in_play(&self) -> std::ops::Range<usize> {
+        0..Self::NET_INPUTS
+    }
     /// A slot for the move in the history table, used for move ordering.
     fn history_index(&self, m: Self::Move) -> usize;
     /// The moves the search considers: the legal moves less any that are provably equivalent

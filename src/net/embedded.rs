@@ -7,7 +7,10 @@ use super::{GameNet, Net};
 use crate::game::Evaluate;
 
 /// The embedded nets: game name and file (docs/training.md says how each was made).
-const NETS: &[(&str, &[u8])] = &[("tactigon", include_bytes!("../../data/nets/tactigon.nnue"))];
+const NETS: &[(&str, &[u8])] = &[
+    ("sight", include_bytes!("../../data/nets/sight.nnue")),
+    ("tactigon", include_bytes!("../../data/nets/tactigon.nnue")),
+];
 
 /// The embedded net's bytes for the game called `game`, if it has one.
 pub fn bytes(game: &str) -> Option<&'static [u8]> {

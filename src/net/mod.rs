@@ -85,6 +85,20 @@ impl<G: Evaluate> GameNet<G> {
         &self.net.header
     }
 
+    /// Whether the net learned anything of `pos`'s variant: some input weight of
+    /// [`Evaluate::net_inputs_in_play`] is not zero. A net trained without any position of a
+    /// variant (a Sight board size its data never had) gives every position of it the same
+    /// value, so the hand evaluation is used there instead.
+    pub fn knows(&self, pos: &G) -> bool {
+        let h = self.net.header.hidden;
+        let range = pos.net_inputs_in_play();
+        let (start, end) = (
+            range.start * h,
+            (range.end * h).min(self.net.input_weights.len()),
+        );
+        start < end && self.net.input_weights[start..end].iter().any(|&w| w != 0)
+    }
+
     /// The net's evaluation of `pos`, from the side to move's view, summed from scratch.
     pub fn evaluate(&self, pos: &G) -> i32 {
         let mut slot = Slot::default();

@@ -116,13 +116,16 @@ pub struct SearchParams<M> {
     pub net: Option<Arc<Net>>,
 }
 
-/// The net of `params` checked against `G` (`None` where there is none or it does not fit:
-/// the engine checks a net when it is chosen, so a misfit here is a caller's error, logged).
-pub fn game_net<G: Evaluate>(params: &SearchParams<G::Move>) -> Option<GameNet<G>> {
+/// The net of `params` checked against `G`, for a search from `root` (`None` where there is
+/// none, where it never learned `root`'s variant ([`GameNet::knows`]: the hand evaluation
+/// then), or where it does not fit: the engine checks a net when it is chosen, so a misfit
+/// here is a caller's error, logged).
+pub fn game_net<G: Evaluate>(params: &SearchParams<G::Move>, root: &G) -> Option<GameNet<G>> {
     let net = params.net.as_ref()?;
     GameNet::new(Arc::clone(net))
         .inspect_err(|e| log::warn!("net not used: {e}"))
         .ok()
+        .filter(|net| net.knows(root))
 }
 
 /// One `info` line's worth of progress.
@@ -286,7 +289,7 @@ pub fn search_reporting<G: Evaluate>(
     tables.tt.new_search();
     let SearchTables { tt, history } = tables;
     let tt = &*tt;
-    let net = game_net::<G>(params);
+    let net = game_net::<G>(params, root);
     let helpers_halt = AtomicBool::new(false);
     let helper_nodes = AtomicU64::new(0);
     std::thread::scope(|scope| {

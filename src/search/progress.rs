@@ -42,22 +42,29 @@ pub enum Progress {
 pub struct ProgressSink<'a> {
     sink: &'a mut dyn FnMut(Progress),
     start: Instant,
+    /// When the search itself began (after anything the `go` waited for, such as the solved
+    /// books being read at start-up): the interval counts from here, so a slow start does
+    /// not turn a short search into one that names its root moves.
+    began: Instant,
     next_totals: Instant,
 }
 
 impl<'a> ProgressSink<'a> {
-    /// Progress of a search that started at `start`, sent to `sink`.
+    /// Progress of a search whose clock started at `start` (its reported times count from
+    /// there), beginning now, sent to `sink`.
     pub fn new(sink: &'a mut dyn FnMut(Progress), start: Instant) -> Self {
+        let began = Instant::now().max(start);
         ProgressSink {
             sink,
             start,
-            next_totals: start + PROGRESS_INTERVAL,
+            began,
+            next_totals: began + PROGRESS_INTERVAL,
         }
     }
 
     /// Whether root moves are named: the search has run for [`PROGRESS_INTERVAL`].
     pub fn names_root_moves(&self) -> bool {
-        self.start.elapsed() >= PROGRESS_INTERVAL
+        self.began.elapsed() >= PROGRESS_INTERVAL
     }
 
     /// Reports that root move `mv`, the `number`-th, starts at `depth`.

@@ -66,6 +66,10 @@ impl Evaluate for Sight {
         self.features(view, out);
     }
 
+    fn net_inputs_in_play(&self) -> std::ops::Range<usize> {
+        self.feature_range()
+    }
+
     fn evaluate(&self) -> i32 {
         let me = self.side_terms(self.side_to_move());
         let them = self.side_terms(self.side_to_move().opponent());

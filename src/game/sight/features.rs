@@ -47,6 +47,11 @@ impl Sight {
             out.push(STRICT_INPUT as u16);
         }
     }
+
+    /// The inputs of this board's side: a net with no weight there never saw this board.
+    pub(super) fn feature_range(&self) -> std::ops::Range<usize> {
+        board_offset(self.geo.n)..board_offset(self.geo.n + 1)
+    }
 }
 
 #[cfg(test)]

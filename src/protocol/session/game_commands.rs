@@ -225,10 +225,17 @@ impl<G: Evaluate> Session<'_, G> {
         // search uses.
         let net = self.net().and_then(|n| GameNet::<G>::new(n).ok());
         let value = match &net {
-            Some(net) => {
+            Some(net) if net.knows(&pos) => {
                 self.out(&format!("Hand evaluation: {}", pos.evaluate()));
                 self.out(&format!("Net: {}", net.header()));
                 net.evaluate(&pos)
+            }
+            Some(net) => {
+                self.out(&format!(
+                    "Net: {} (never trained on this variant: the hand evaluation is used)",
+                    net.header()
+                ));
+                pos.evaluate()
             }
             None => pos.evaluate(),
         };

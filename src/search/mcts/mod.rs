@@ -206,7 +206,7 @@ pub fn search_with<G: Evaluate>(
     } else {
         kept.take_for(root, budget)
     };
-    let net = super::game_net::<G>(params);
+    let net = super::game_net::<G>(params, root);
     let mut mcts = match reused {
         Some(tree) => {
             let mut mcts = Mcts::resume(tree, max_depth, config);
