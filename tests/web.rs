@@ -11,6 +11,9 @@ use std::time::{Duration, Instant};
 use ludus::gui::web::{WebConfig, WebServer};
 use serde_json::{Value, json};
 
+mod web_common;
+use web_common::{agent, get_text, post_json};
+
 /// A program using one session of the server (every request names it with `?s=`).
 struct Client {
     base: String,
@@ -21,13 +24,9 @@ struct Client {
 impl Client {
     /// A new session on `server`.
     fn new(server: &WebServer) -> Client {
-        let config = ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .timeout_global(Some(Duration::from_secs(30)))
-            .build();
         let mut client = Client {
             base: format!("http://{}", server.addr()),
-            agent: config.into(),
+            agent: agent(),
             session: String::new(),
         };
         let state = client.ok("/api/session", json!({}));
@@ -42,10 +41,7 @@ impl Client {
     }
 
     fn get_text(&self, path: &str) -> (u16, String) {
-        let mut response = self.agent.get(self.url(path)).call().expect("GET answered");
-        let status = response.status().as_u16();
-        let body = response.body_mut().read_to_string().expect("a text body");
-        (status, body)
+        get_text(&self.agent, &self.url(path))
     }
 
     fn get(&self, path: &str) -> Value {
@@ -55,15 +51,7 @@ impl Client {
     }
 
     fn post(&self, path: &str, body: Value) -> (u16, Value) {
-        let mut response = self
-            .agent
-            .post(self.url(path))
-            .header("Content-Type", "application/json")
-            .send(body.to_string())
-            .expect("POST answered");
-        let status = response.status().as_u16();
-        let text = response.body_mut().read_to_string().expect("a text body");
-        (status, serde_json::from_str(&text).expect("JSON"))
+        post_json(&self.agent, &self.url(path), &body)
     }
 
     fn ok(&self, path: &str, body: Value) -> Value {

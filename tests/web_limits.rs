@@ -4,20 +4,18 @@
 
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use ludus::gui::web::{WebConfig, WebServer};
 
+mod web_common;
+use web_common::{ludus, spawn_web};
+
 /// Far longer than any limit of the server: a wait that ends sooner is the server's doing.
 const PATIENCE: Duration = Duration::from_secs(30);
-
-fn ludus() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_ludus"))
-}
 
 /// Sends `bytes` from another thread (stopping when the server closes the connection) and
 /// returns what the server answers until it closes the connection.
@@ -100,29 +98,13 @@ fn start() -> WebServer {
 
 /// `ludus web --port 0` as a process of its own (so its memory can be read) and its address.
 fn spawn_server() -> (Child, SocketAddr) {
-    let mut child = Command::new(ludus())
-        .args(["web", "--port", "0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("ludus starts");
-    let mut line = String::new();
-    if let Some(out) = child.stdout.as_mut() {
-        let mut byte = [0u8; 1];
-        while !line.ends_with('\n') && out.read(&mut byte).unwrap_or(0) == 1 {
-            line.push(char::from(byte[0]));
-        }
-    }
-    let addr = line
-        .trim()
-        .strip_prefix("listening on http://")
-        .and_then(|a| a.parse().ok());
-    match addr {
+    let (mut child, base) = spawn_web(&[]);
+    match base.strip_prefix("http://").and_then(|a| a.parse().ok()) {
         Some(addr) => (child, addr),
         None => {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("ludus web did not say where it listens: {line:?}");
+            panic!("ludus web listens at {base:?}, not an address");
         }
     }
 }

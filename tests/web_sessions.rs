@@ -4,24 +4,14 @@
 //! carrying its own sessions' events only.
 
 use std::io::{BufRead, BufReader, Read};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 use ludus::gui::web::{WebConfig, WebServer};
 use serde_json::{Value, json};
 
-fn ludus() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_ludus"))
-}
-
-fn agent() -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(Duration::from_secs(30)))
-        .build()
-        .into()
-}
+mod web_common;
+use web_common::{agent, get_text, ludus, post_json, spawn_web};
 
 /// Requests to one server, by path (the caller adds the ids).
 struct Http {
@@ -38,26 +28,12 @@ impl Http {
     }
 
     fn get(&self, path: &str) -> (u16, Value) {
-        let mut response = self
-            .agent
-            .get(format!("{}{path}", self.base))
-            .call()
-            .expect("GET answered");
-        let status = response.status().as_u16();
-        let text = response.body_mut().read_to_string().expect("a body");
+        let (status, text) = get_text(&self.agent, &format!("{}{path}", self.base));
         (status, serde_json::from_str(&text).expect("JSON"))
     }
 
     fn post(&self, path: &str, body: Value) -> (u16, Value) {
-        let mut response = self
-            .agent
-            .post(format!("{}{path}", self.base))
-            .header("Content-Type", "application/json")
-            .send(body.to_string())
-            .expect("POST answered");
-        let status = response.status().as_u16();
-        let text = response.body_mut().read_to_string().expect("a body");
-        (status, serde_json::from_str(&text).expect("JSON"))
+        post_json(&self.agent, &format!("{}{path}", self.base), &body)
     }
 
     fn ok(&self, path: &str, body: Value) -> Value {
@@ -244,28 +220,8 @@ impl Drop for Process {
 
 /// `ludus web` as a process of its own with `args`, and its address.
 fn spawn_server(args: &[&str]) -> (Process, String) {
-    let mut child = Command::new(ludus())
-        .args(["web", "--port", "0"])
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("ludus starts");
-    let mut line = String::new();
-    if let Some(out) = child.stdout.as_mut() {
-        let mut byte = [0u8; 1];
-        while !line.ends_with('\n') && out.read(&mut byte).unwrap_or(0) == 1 {
-            line.push(char::from(byte[0]));
-        }
-    }
-    match line.trim().strip_prefix("listening on ") {
-        Some(base) => (Process(child), base.to_string()),
-        None => {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("ludus web did not say where it listens: {line:?}");
-        }
-    }
+    let (child, base) = spawn_web(args);
+    (Process(child), base)
 }
 
 /// The processes whose parent is `pid` (Linux: read from /proc), zombies included.
