@@ -85,6 +85,7 @@
 mod access;
 mod actions;
 mod app;
+mod board;
 mod engine;
 mod events;
 mod export;
@@ -114,7 +115,7 @@ use routes::Server;
 use server::Listener;
 
 /// The page's files, built into the binary: path, content type, text.
-const ASSETS: [(&str, &str, &str); 7] = [
+const ASSETS: [(&str, &str, &str); 8] = [
     (
         "/index.html",
         "text/html; charset=utf-8",
@@ -149,6 +150,11 @@ const ASSETS: [(&str, &str, &str); 7] = [
         "/session.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../gui-adapters/web/session.js"),
+    ),
+    (
+        "/favicon.svg",
+        "image/svg+xml",
+        include_str!("../../../gui-adapters/web/favicon.svg"),
     ),
 ];
 
