@@ -13,6 +13,7 @@ use crate::game::GameId;
 use crate::referee::rules::RuleSet;
 
 use super::app::{ApiError, App, Inner};
+use super::board::redraw;
 use super::export::record_text;
 use super::query::{QUERY_TIMEOUT, check_position, configure, parse_position_text};
 use super::search::{Job, JobKind};
@@ -186,7 +187,10 @@ impl App {
         // The start position first, then the moves.
         self.refresh(inner)?;
         inner.session.start_fen = inner.session.snap.fen.clone();
-        if !moves.is_empty() {
+        if moves.is_empty() {
+            // Drawn again now that the start is known (the trays count from it).
+            redraw(&mut inner.session);
+        } else {
             inner.session.moves = moves;
             self.refresh(inner)?;
         }

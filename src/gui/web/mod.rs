@@ -115,7 +115,7 @@ use routes::Server;
 use server::Listener;
 
 /// The page's files, built into the binary: path, content type, text.
-const ASSETS: [(&str, &str, &str); 8] = [
+const ASSETS: [(&str, &str, &str); 10] = [
     (
         "/index.html",
         "text/html; charset=utf-8",
@@ -150,6 +150,16 @@ const ASSETS: [(&str, &str, &str); 8] = [
         "/session.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../gui-adapters/web/session.js"),
+    ),
+    (
+        "/board.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../gui-adapters/web/board.js"),
+    ),
+    (
+        "/prefs.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../gui-adapters/web/prefs.js"),
     ),
     (
         "/favicon.svg",
