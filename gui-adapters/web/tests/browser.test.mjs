@@ -250,7 +250,7 @@ test('hint and PV highlight cells; a bad position is refused with the engine mes
   assert.match(await page.$eval('#status', (s) => s.textContent), /hint: \S+/);
   // The hint is drawn over the board (a Sight placement: a ring on its point), and the last
   // move stays highlighted under the pieces.
-  await page.waitForSelector('#board .arrows .line-move.hint');
+  await page.waitForSelector('#board .arrows .line-move.hint', { state: 'attached' });
   assert.equal(await page.$$eval('#board .last-move .last.to', (l) => l.length), 1);
   await page.check('#show-pv');
   await shot(page, 'sight-hint');

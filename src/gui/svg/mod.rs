@@ -11,7 +11,7 @@
 //! - pieces, stacks and tiles carry `class="piece p1"` / `class="piece p2"` (Isaac: `tile d` /
 //!   `tile l`) and never take pointer events; no highlight ever changes their fill: highlights
 //!   are drawn under them (`spot`, `last`) or as outlines, dots and small badges over them
-//!   (see [`overlay`]'s layers and classes);
+//!   (see `overlay.rs` for the layers and classes);
 //! - the embedded `<style>` wraps every selector in `:where(…)`, so it has zero specificity
 //!   and any rule of the page's CSS overrides it.
 
