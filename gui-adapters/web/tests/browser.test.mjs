@@ -515,7 +515,7 @@ test('tactigon: a capture is marked on the board, listed with ×, and trayed', a
     ['square:icon p2']);
   assert.equal(await page.$eval('#tray-top', (t) => t.dataset.count), '0');
   await shot(page, 'tactigon-capture');
-  // A gold pair is warned about, on the board and above it (TV13 after e9-f10).
+  // A gold pair is warned about, on the board and above it (docs/rules/tactigon.md TV13 after e9-f10).
   await load(page, 'fen 2/4C4/10/2P5p1c/10/4C4/2 b 1');
   assert.match(await page.$eval('#alert', (a) => (a.hidden ? '' : a.textContent)),
     /^Red holds both gold tiles \(b10 and f10\): Blue must break the pair/);

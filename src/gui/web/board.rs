@@ -104,7 +104,7 @@ mod tests {
     use crate::game::GameId;
     use crate::gui::web::session::{Mode, Played};
 
-    /// A Tactigon session of two people at TV5 after `d10-d12` (the circle takes the square).
+    /// A Tactigon session of two people at docs/rules/tactigon.md TV5 after `d10-d12` (the circle takes the square).
     fn tv5() -> Session {
         let mut s = Session::new(Settings {
             game: GameId::Tactigon,
