@@ -546,6 +546,24 @@ test('the last move is highlighted under the pieces, never on their colour', asy
   await page.close();
 });
 
+test('a move slides in within 200 ms, and not at all with reduced motion', async () => {
+  const page = await openPage();
+  await newGame(page, { game: 'tactigon', mode: 'hh' });
+  await clickCell(page, 'd6');
+  await clickCell(page, 'c11');
+  await waitPly(page, 1);
+  await page.waitForFunction(() => document.querySelector('#board .piece[data-at="c11"]')?.style.transition);
+  assert.equal(await page.$eval('#board .piece[data-at="c11"]', (p) => p.style.transition), 'transform 180ms ease-out');
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await clickCell(page, 'd14');
+  await clickCell(page, 'b12');
+  await waitPly(page, 2);
+  await page.waitForTimeout(100);
+  assert.deepEqual(await page.$eval('#board .piece[data-at="b12"]', (p) => [p.style.transition, p.style.transform]), ['', '']);
+  await page.emulateMedia({ reducedMotion: null });
+  await page.close();
+});
+
 test('selecting a piece shows dots on its legal targets', async () => {
   const page = await openPage();
   await newGame(page, { game: 'tactigon', mode: 'hh' });
