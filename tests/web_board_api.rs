@@ -1,7 +1,7 @@
 //! The web GUI's board through the server's API, with the real ludus binary as its engine:
 //! resigning (the state, the banner's reason, the export, undo), the move list's `×` and
-//! Sight's long form, Tactigon's trays and gold warning, both drawings, and the favicon. The
-//! drawings themselves are checked in `web_board.rs`.
+//! Sight's long form, Tactigon's trays and gold warning (positions of docs/rules/tactigon.md),
+//! both drawings, and the favicon. The drawings themselves are checked in `web_board.rs`.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
