@@ -1,23 +1,34 @@
 // The ludus web page: draws the server's state, turns clicks into legal moves, streams the
 // engine's analysis. Everything about the game comes from the server, which asks the engine.
-// Each tab has a session of its own on the server (session.js).
+// Each tab has a session of its own on the server (session.js). The board picture comes from
+// the server, drawn from both sides; the page marks a person's choices and the engine's ideas
+// on it (board.js) and keeps the person's preferences (prefs.js).
 
 import { IsaacPicker, SquarePicker, moveCells } from './moves.js';
 import { openNewGame, initNewGame } from './dialog.js';
 import { clearAnalysis, showInfo, pvMoves } from './analysis.js';
+import { animateMove, applyMarks, drawArrows } from './board.js';
+import {
+  initSound, initTheme, playSound, storeFlip, storedFlip,
+} from './prefs.js';
 import {
   listen, leaveOnClose, openSession, reopenSession, request, requestText,
 } from './session.js';
 
 const $ = (id) => document.getElementById(id);
-const MARKS = ['legal', 'selected', 'lastmove', 'pv', 'hint', 'preview'];
-const PV_SHOWN = 6;
+/** How many moves of the engine's line are drawn as arrows. */
+const PV_SHOWN = 3;
 const SVG_NS = 'http://www.w3.org/2000/svg';
+/** How long the resign button waits for its second click, in milliseconds. */
+const RESIGN_CONFIRM_MS = 4000;
 
 let state = null;
 let picker = null;
 let drawnSvg = null;
 let showPv = false;
+let flipped = storedFlip();
+let hover = [];
+let resignArmed = null;
 
 /** POSTs a JSON action; the answer is the new state, or an error shown to the person. */
 async function post(path, body = {}) {
@@ -71,12 +82,26 @@ function apply(next, force = false) {
   const moved = !state || next.game !== state.game || next.position !== state.position;
   if (!state || next.game !== state.game) {
     picker = next.game === 'isaac' ? new IsaacPicker() : new SquarePicker();
+    picker.flipped = flipped;
   }
   if (moved) picker.reset();
   if (!state || next.game !== state.game || next.start !== state.start
     || next.moves.length < state.moves.length) clearAnalysis();
+  const before = state;
   state = next;
   render();
+  sounds(before, next);
+}
+
+/** The sounds of what changed: a move (or capture), a new warning, the end of the game. */
+function sounds(before, next) {
+  if (!before || before.session !== next.session || before.game !== next.game) return;
+  if (next.gameover && !before.gameover) playSound('end');
+  else if (next.moves.length === before.moves.length + 1) {
+    const shown = next.moves_shown?.[next.moves_shown.length - 1] ?? '';
+    playSound(shown.includes('×') ? 'capture' : 'move');
+    if (next.alert && next.alert !== before.alert) setTimeout(() => playSound('alert'), 250);
+  }
 }
 
 function sideName(p1) { return state.sides[p1 ? 0 : 1]; }
@@ -89,12 +114,16 @@ function render() {
   document.body.dataset.thinking = String(s.thinking);
   const who = ['human', 'human'].map((_, i) => (s.humans[i] ? 'human' : s.engine));
   $('title').textContent = `${s.game[0].toUpperCase()}${s.game.slice(1)} — ${s.sides[0]}: ${who[0]} · ${s.sides[1]}: ${who[1]}`;
-  if (s.svg !== drawnSvg) { $('board').innerHTML = s.svg; drawnSvg = s.svg; }
+  renderBoard();
   renderStatus();
   renderBanner();
   renderIsaac();
   renderMarks();
   renderMoves();
+  renderTrays();
+  $('alert').textContent = s.alert || '';
+  $('alert').hidden = !s.alert;
+  $('btn-resign').hidden = !s.can_resign;
   $('fen').textContent = s.fen;
   const engines = !s.humans[0] || !s.humans[1];
   $('btn-pause').hidden = !engines || (s.mode !== 'ee' && !s.paused);
@@ -104,6 +133,29 @@ function render() {
   $('btn-hint').disabled = !s.human_to_move || s.hinting;
   $('error').textContent = s.error || '';
   $('error').hidden = !s.error;
+}
+
+/** The picture from the side the board is turned to; a move just made slides into place. */
+function renderBoard() {
+  const s = state;
+  const svg = (flipped ? s.svg_flipped : s.svg) ?? s.svg;
+  document.body.dataset.flipped = String(flipped);
+  if (svg === drawnSvg) return;
+  const shown = $('board').dataset;
+  const oneMore = shown.session === s.session && shown.game === s.game
+    && shown.flipped === String(flipped) && Number(shown.ply) + 1 === s.moves.length;
+  $('board').innerHTML = svg;
+  drawnSvg = svg;
+  Object.assign(shown, { session: s.session, game: s.game, flipped: String(flipped), ply: String(s.moves.length) });
+  if (oneMore) animateMove($('board').querySelector('svg'), s.game, s.moves[s.moves.length - 1]);
+}
+
+/** Turns the board to the other side (the button, or the key `f`). */
+function flip() {
+  flipped = !flipped;
+  storeFlip(flipped);
+  if (picker instanceof IsaacPicker) picker.flipped = flipped;
+  if (state) render();
 }
 
 function renderStatus() {
@@ -167,70 +219,70 @@ function renderIsaac() {
     : 'Click one of your tiles to remove it';
 }
 
-function cellElements() {
-  const map = new Map();
-  for (const el of $('board').querySelectorAll('.cell[data-cell]')) {
-    const name = el.dataset.cell;
-    if (!map.has(name)) map.set(name, []);
-    map.get(name).push(el);
-  }
-  return map;
-}
-
+/** The person's choices on the board, the hint and the engine's line (arrows, ghosts). */
 function renderMarks() {
   const s = state;
-  const cells = cellElements();
-  for (const list of cells.values()) for (const el of list) el.classList.remove(...MARKS);
-  const mark = (names, cls) => {
-    for (const n of names) for (const el of cells.get(n) ?? []) el.classList.add(cls);
-  };
+  const board = $('board');
   const last = s.moves[s.moves.length - 1];
-  mark(moveCells(s.game, last), 'lastmove');
   const pv = showPv ? pvMoves(s.moves.length, last).slice(0, PV_SHOWN) : [];
-  for (const mv of pv) mark(moveCells(s.game, mv), 'pv');
-  labelPv(pv, cells);
-  if (s.hint) { mark(moveCells(s.game, s.hint), 'pv'); mark(moveCells(s.game, s.hint), 'hint'); }
+  const marks = { legal: [], selected: [], pv: pv.flatMap((mv) => moveCells(s.game, mv)), hint: [], preview: [] };
+  if (s.hint) marks.hint = moveCells(s.game, s.hint);
+  let dots = [];
   if (s.human_to_move) {
     const m = picker.marks(s.legal);
-    mark(m.legal, 'legal');
-    mark(m.selected, 'selected');
+    marks.legal = m.legal;
+    marks.selected = m.selected;
+    marks.preview = hover;
+    dots = m.dots;
   }
+  applyMarks(board, marks, dots);
+  const items = pv.map((mv, i) => ({ mv, kind: 'pv', n: i + 1 }));
+  if (s.hint) items.push({ mv: s.hint, kind: 'hint' });
+  drawArrows(board.querySelector('svg'), s.game, items);
 }
 
-/** Numbers the PV's moves on the board, at each move's last cell (an Isaac tile's anchor). */
-function labelPv(pv, cells) {
-  const svg = $('board').querySelector('svg');
-  if (!svg) return;
-  svg.querySelector('.pv-labels')?.remove();
-  if (!pv.length) return;
-  const group = document.createElementNS(SVG_NS, 'g');
-  group.setAttribute('class', 'pv-labels');
-  const used = new Map();
-  pv.forEach((mv, i) => {
-    const names = moveCells(state.game, mv);
-    const name = state.game === 'isaac' ? names[0] : names[names.length - 1];
-    const el = (cells.get(name) ?? [])[0];
-    if (!el) return;
-    const box = el.getBBox();
-    const shift = (used.get(name) ?? 0) * 14;
-    used.set(name, (used.get(name) ?? 0) + 1);
-    const text = document.createElementNS(SVG_NS, 'text');
-    text.setAttribute('class', 'pv-label');
-    text.setAttribute('x', String(box.x + box.width * 0.8 - shift));
-    text.setAttribute('y', String(box.y + box.height * 0.2));
-    text.textContent = String(i + 1);
-    group.append(text);
-  });
-  svg.append(group);
+/** A small picture of a Tactigon piece of `side` (`p1`, `p2`) for the trays. */
+function pieceIcon(kind, side) {
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  svg.setAttribute('viewBox', '0 0 20 20');
+  svg.setAttribute('class', `icon ${side}`);
+  svg.dataset.piece = kind;
+  const points = { triangle: '10,2 18.5,17 1.5,17', square: '3,3 17,3 17,17 3,17', pentagon: '10,1.5 18.5,7.7 15.3,17.8 4.7,17.8 1.5,7.7' }[kind];
+  const shape = document.createElementNS(SVG_NS, points ? 'polygon' : 'circle');
+  if (points) shape.setAttribute('points', points);
+  else { shape.setAttribute('cx', '10'); shape.setAttribute('cy', '10'); shape.setAttribute('r', '8'); }
+  svg.append(shape);
+  return svg;
+}
+
+/** Tactigon: what each side has taken, the near side's tray below the board. */
+function renderTrays() {
+  const s = state;
+  const lost = s.game === 'tactigon' ? s.lost : null;
+  for (const id of ['tray-top', 'tray-bottom']) $(id).hidden = !lost;
+  if (!lost) return;
+  const near = flipped ? 1 : 0;
+  for (const [id, side] of [['tray-bottom', near], ['tray-top', 1 - near]]) {
+    const tray = $(id);
+    const taken = lost[1 - side];
+    const label = document.createElement('span');
+    label.className = 'label';
+    label.textContent = `${s.sides[side]} took${taken.length ? '' : ' nothing yet'}`;
+    const icons = taken.map((kind) => pieceIcon(kind, side === 0 ? 'p2' : 'p1'));
+    tray.replaceChildren(label, ...icons);
+    tray.dataset.side = side === 0 ? 'p1' : 'p2';
+    tray.dataset.count = String(taken.length);
+  }
 }
 
 function renderMoves() {
   const s = state;
   const list = $('moves');
   const items = [];
-  for (let i = 0; i < s.moves.length; i += 2) {
+  const shown = s.moves.map((m, i) => s.moves_shown?.[i] || m);
+  for (let i = 0; i < shown.length; i += 2) {
     const li = document.createElement('li');
-    li.textContent = s.moves.slice(i, i + 2).join('  ');
+    li.textContent = shown.slice(i, i + 2).join('  ');
     items.push(li);
   }
   list.replaceChildren(...items);
@@ -257,12 +309,33 @@ function onBoardClick(event) {
 function onBoardHover(event) {
   if (!state || state.game !== 'isaac' || !state.human_to_move) return;
   const target = event.target.closest('[data-cell]');
-  const cells = cellElements();
-  for (const list of cells.values()) for (const el of list) el.classList.remove('preview');
-  if (!target) return;
-  for (const n of picker.preview(target.dataset.cell, state.legal)) {
-    for (const el of cells.get(n) ?? []) el.classList.add('preview');
+  const next = target ? picker.preview(target.dataset.cell, state.legal) : [];
+  if (next.join() === hover.join()) return;
+  hover = next;
+  renderMarks();
+}
+
+/** Resigns after a second click within a few seconds (the first one asks). */
+function onResign() {
+  const button = $('btn-resign');
+  if (resignArmed) {
+    clearTimeout(resignArmed);
+    resignArmed = null;
+    button.textContent = 'Resign';
+    post('/api/resign');
+    return;
   }
+  button.textContent = 'Really resign?';
+  resignArmed = setTimeout(() => { resignArmed = null; button.textContent = 'Resign'; }, RESIGN_CONFIRM_MS);
+}
+
+/** Keys: `f` turns the board (not while typing or with a dialog open). */
+function onKey(event) {
+  if (event.key !== 'f' || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target.closest?.('input, textarea, select, [contenteditable]')) return;
+  if ($('new-dialog').open) return;
+  event.preventDefault();
+  flip();
 }
 
 async function copyPosition() {
@@ -312,6 +385,8 @@ function cannotStart(message) {
 }
 
 async function main() {
+  initTheme($('btn-theme'));
+  initSound($('btn-sound'));
   let setup;
   let opened;
   try {
@@ -327,11 +402,15 @@ async function main() {
   $('btn-new').addEventListener('click', () => openNewGame(state));
   $('board').addEventListener('click', onBoardClick);
   $('board').addEventListener('mouseover', onBoardHover);
+  $('board').addEventListener('mouseleave', () => { hover = []; if (state) renderMarks(); });
   $('btn-undo').addEventListener('click', () => post('/api/undo'));
   $('btn-redo').addEventListener('click', () => post('/api/redo'));
   $('btn-hint').addEventListener('click', () => post('/api/hint'));
   $('btn-pass').addEventListener('click', () => act({ play: 'pass' }));
   $('btn-pause').addEventListener('click', () => post('/api/pause', { paused: !state.paused }));
+  $('btn-resign').addEventListener('click', onResign);
+  $('btn-flip').addEventListener('click', flip);
+  addEventListener('keydown', onKey);
   $('show-pv').addEventListener('change', (e) => { showPv = e.target.checked; renderMarks(); });
   $('btn-copy').addEventListener('click', copyPosition);
   $('btn-export').addEventListener('click', exportGame);

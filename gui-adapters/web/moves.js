@@ -33,16 +33,20 @@ export class SquarePicker {
 
   reset() { this.from = null; }
 
+  /**
+   * The cells to mark: `legal` every cell a click may start or end a move on, `dots` the
+   * cells a move would go to (the selected piece's targets, or the points to place on).
+   */
   marks(legal) {
     const placements = legal.filter((m) => !m.includes('-'));
     if (this.from) {
       const targets = legal
         .filter((m) => m.startsWith(this.from + '-'))
         .map((m) => m.split('-')[1]);
-      return { legal: targets, selected: [this.from] };
+      return { legal: targets, selected: [this.from], dots: targets };
     }
     const origins = legal.filter((m) => m.includes('-')).map((m) => m.split('-')[0]);
-    return { legal: [...new Set([...placements, ...origins])], selected: [] };
+    return { legal: [...new Set([...placements, ...origins])], selected: [], dots: placements };
   }
 
   click(cell, legal) {
@@ -63,9 +67,33 @@ export class SquarePicker {
   }
 }
 
-/** Isaac: size, orientation and anchor to place; a tile and its advance to remove; pass. */
+/**
+ * Isaac: size, orientation and the tile's first cell to place; a tile and its advance to
+ * remove; pass. The first cell is the tile's lowest cell in the frame the board is seen in:
+ * Dark's (the anchor of the notation), or Light's when `flipped` (the anchor's other end).
+ */
 export class IsaacPicker {
-  constructor() { this.size = null; this.orient = null; this.tile = null; }
+  constructor() { this.size = null; this.orient = null; this.tile = null; this.flipped = false; }
+
+  /** How far a tile's far end lies from its anchor, in cell numbers. */
+  span() { return (this.size - 1) * (this.orient === 'h' ? 1 : 10); }
+
+  /** The anchor of the placement whose first cell (as the board is seen) is `cell`. */
+  anchorAt(cell) {
+    const anchor = Number(cell) - (this.flipped ? this.span() : 0);
+    return anchor >= 0 ? String(anchor).padStart(2, '0') : null;
+  }
+
+  /** The cell a person clicks for the placement anchored at `anchor`. */
+  firstCell(anchor) {
+    return String(Number(anchor) + (this.flipped ? this.span() : 0)).padStart(2, '0');
+  }
+
+  /** The placement a click on `cell` makes with the chosen size and orientation. */
+  placementAt(cell) {
+    const anchor = this.anchorAt(cell);
+    return anchor === null ? null : `${this.size}${this.orient}${anchor}`;
+  }
 
   reset() { this.tile = null; }
 
@@ -106,17 +134,19 @@ export class IsaacPicker {
     if (placements.length) {
       this.settle(placements);
       const prefix = `${this.size}${this.orient}`;
-      return { legal: placements.filter((m) => m.startsWith(prefix)).map((m) => m.slice(2)), selected: [] };
+      const anchors = placements.filter((m) => m.startsWith(prefix)).map((m) => m.slice(2));
+      const cells = anchors.map((a) => this.firstCell(a));
+      return { legal: cells, selected: [], dots: cells };
     }
-    if (this.tile) return { legal: [], selected: tileCells(this.tile) };
+    if (this.tile) return { legal: [], selected: tileCells(this.tile), dots: [] };
     const tiles = [...new Set(removals.map((m) => m.slice(1).split('+')[0]))];
-    return { legal: tiles.flatMap(tileCells), selected: [] };
+    return { legal: tiles.flatMap(tileCells), selected: [], dots: [] };
   }
 
   /** The placement a cell would make (for the hover preview), if legal. */
   preview(cell, legal) {
-    const mv = `${this.size}${this.orient}${cell}`;
-    return legal.includes(mv) ? tileCells(mv) : [];
+    const mv = this.placementAt(cell);
+    return mv && legal.includes(mv) ? tileCells(mv) : [];
   }
 
   click(cell, legal) {
@@ -124,8 +154,8 @@ export class IsaacPicker {
     if (pass) return { message: 'You have no tile to place or remove: press Pass' };
     if (placements.length) {
       this.settle(placements);
-      const mv = `${this.size}${this.orient}${cell}`;
-      if (legal.includes(mv)) return { play: mv };
+      const mv = this.placementAt(cell);
+      if (mv && legal.includes(mv)) return { play: mv };
       return { message: `A ${this.size}${this.orient} tile cannot have its lowest cell at ${cell}` };
     }
     const tile = [...new Set(removals.map((m) => m.slice(1).split('+')[0]))]

@@ -1,111 +1,14 @@
-// Browser tests of the ludus web GUI, in Debian's headless Chromium driven by playwright-core.
+// Browser tests of the ludus web GUI, in Debian's headless Chromium driven by playwright-core
+// (helpers.mjs): each game played by clicks, undo, hint, load, export, sessions and tabs.
 // run.sh starts `ludus web --port 0` and passes its address as BASE_URL.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
-
-const BASE_URL = process.env.BASE_URL;
-const LUDUS = process.env.LUDUS;
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const SHOTS = resolve(process.env.SCREENSHOT_DIR || '../../../target/browser-screenshots');
-const TIMEOUT = 30_000;
-
-let context;
-let profile;
-
-before(async () => {
-  assert.ok(BASE_URL, 'BASE_URL must name the running `ludus web` server');
-  mkdirSync(SHOTS, { recursive: true });
-  profile = mkdtempSync(join(tmpdir(), 'ludus-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1280, height: 900 },
-  });
-  context.setDefaultTimeout(TIMEOUT);
-});
-
-after(async () => {
-  await context?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
-});
-
-/** A fresh page on the GUI (at `url`), with the moves it POSTs recorded. */
-async function openPage(url = BASE_URL) {
-  const page = await context.newPage();
-  page.posted = [];
-  page.on('request', (r) => {
-    if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/move') page.posted.push(r.postDataJSON().move);
-  });
-  page.on('pageerror', (e) => { throw e; });
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]');
-  return page;
-}
-
-/** The session id in a page's URL. */
-const sessionOf = (page) => new URL(page.url()).searchParams.get('s');
-
-async function newGame(page, { game, mode = 'he', movetime = 200 }) {
-  await page.click('#btn-new');
-  await page.selectOption('#ng-game', game);
-  await page.selectOption('#ng-mode', mode);
-  if (mode !== 'hh') await page.fill('#ng-movetime', String(movetime));
-  const seq = await page.evaluate(() => Number(document.body.dataset.seq));
-  await page.click('#ng-start');
-  // Engine seats may have moved already by the time the page shows the new game.
-  await page.waitForFunction(
-    ([g, before, engineFirst]) => document.body.dataset.game === g
-      && Number(document.body.dataset.seq) > before
-      && (engineFirst || document.body.dataset.ply === '0')
-      && !document.getElementById('new-dialog').open,
-    [game, seq, mode === 'ee' || mode === 'eh'],
-  );
-}
-
-const ply = (page) => page.evaluate(() => Number(document.body.dataset.ply));
-
-async function waitPly(page, n) {
-  await page.waitForFunction((k) => Number(document.body.dataset.ply) >= k, n);
-}
-
-/** Waits until a person may click (or the game is over); returns false once it is over. */
-async function waitHumanTurn(page) {
-  await page.waitForFunction(() => {
-    const banner = document.getElementById('banner');
-    return !banner.hidden || document.querySelector('#board .cell.legal') !== null
-      || !document.getElementById('pass-row').hidden;
-  });
-  return page.evaluate(() => document.getElementById('banner').hidden);
-}
-
-const legalCells = (page) => page.$$eval('#board .cell.legal', (els) => els.map((e) => e.dataset.cell));
-const clickCell = (page, name) => page.click(`#board .cell[data-cell="${name}"]`);
-const boardSvg = (page) => page.$eval('#board', (b) => b.innerHTML);
-
-/** Sight or Tactigon: a point to place, or a piece then its first target. */
-async function clickSomeMove(page) {
-  const before = await ply(page);
-  const [first] = await legalCells(page);
-  await clickCell(page, first);
-  const selected = await page.$$('#board .cell.selected');
-  if (selected.length) {
-    const [target] = await legalCells(page);
-    await clickCell(page, target);
-  }
-  await waitPly(page, before + 1);
-}
-
-async function shot(page, name) {
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
+import {
+  BASE_URL, LUDUS, browserContext, boardSvg, clickCell, clickSomeMove, legalCells, newGame,
+  openPage, ply, sessionOf, shot, waitHumanTurn, waitPly,
+} from './helpers.mjs';
 
 test('the new-game dialog offers the engine\'s rule options of the chosen game', async () => {
   const page = await openPage();
@@ -248,6 +151,10 @@ test('hint and PV highlight cells; a bad position is refused with the engine mes
   await page.click('#btn-hint');
   await page.waitForSelector('#board .cell.hint');
   assert.match(await page.$eval('#status', (s) => s.textContent), /hint: \S+/);
+  // The hint is drawn over the board (a Sight placement: a ring on its point), and the last
+  // move stays highlighted under the pieces.
+  await page.waitForSelector('#board .arrows .line-move.hint', { state: 'attached' });
+  assert.equal(await page.$$eval('#board .last-move .last.to', (l) => l.length), 1);
   await page.check('#show-pv');
   await shot(page, 'sight-hint');
   const fen = await page.$eval('#fen', (f) => f.textContent);
@@ -333,7 +240,7 @@ test('two tabs play two different games at once without interfering', async () =
 test('eight tabs all load, share one event stream and each play a move', async () => {
   const streams = [];
   const onRequest = (r) => { if (new URL(r.url()).pathname === '/api/events') streams.push(r.url()); };
-  context.on('request', onRequest);
+  browserContext().on('request', onRequest);
   const pages = [];
   for (let i = 0; i < 8; i++) pages.push(await openPage());
   assert.equal(new Set(pages.map(sessionOf)).size, 8, 'a session per tab');
@@ -383,7 +290,7 @@ test('eight tabs all load, share one event stream and each play a move', async (
   assert.equal(status, 200);
   await follower.waitForFunction(() => document.body.dataset.ply === '1');
   assert.equal(streams.length, 2, `the new leader's stream: ${streams}`);
-  context.off('request', onRequest);
+  browserContext().off('request', onRequest);
   for (const page of rest) await page.close();
 });
 
@@ -433,7 +340,7 @@ test('a server running its most sessions says so on the page', async () => {
   const server = await startServer(['--max-sessions', '1']);
   try {
     const first = await openPage(server.url);
-    const second = await context.newPage();
+    const second = await browserContext().newPage();
     await second.goto(server.url);
     await second.waitForSelector('body[data-failed="true"]');
     const message = await second.$eval('#message', (m) => m.textContent);

@@ -16,10 +16,11 @@ test('moves name the cells they touch', () => {
 test('sight and tactigon: a point, or a piece then a target', () => {
   const p = new SquarePicker();
   assert.deepEqual(p.click('c3', ['a1', 'c3']), { play: 'c3' });
+  assert.deepEqual(p.marks(['a1', 'c3']).dots, ['a1', 'c3'], 'dots on the points to place on');
   const legal = ['b4-c4', 'b4-c5', 'd2-d1'];
-  assert.deepEqual(p.marks(legal), { legal: ['b4', 'd2'], selected: [] });
+  assert.deepEqual(p.marks(legal), { legal: ['b4', 'd2'], selected: [], dots: [] });
   assert.deepEqual(p.click('b4', legal), {});
-  assert.deepEqual(p.marks(legal), { legal: ['c4', 'c5'], selected: ['b4'] });
+  assert.deepEqual(p.marks(legal), { legal: ['c4', 'c5'], selected: ['b4'], dots: ['c4', 'c5'] });
   assert.deepEqual(p.click('d2', legal), {}, 'another piece is selected instead');
   assert.deepEqual(p.click('d1', legal), { play: 'd2-d1' });
   p.click('b4', legal);
@@ -50,4 +51,23 @@ test('isaac: size and orientation pick the anchors; a tile then an advance', () 
   assert.match(p.click('99', removals).message, /none of your removable tiles/);
   assert.equal(p.controls(['pass']).pass, true);
   assert.match(p.click('00', ['pass']).message, /Pass/);
+});
+
+test('isaac seen from Light: the clicked cell is the tile\'s lowest cell in Light\'s frame', () => {
+  const p = new IsaacPicker();
+  p.flipped = true;
+  const legal = ['3h00', '3h01', '3v00', '3v70', '7v00'];
+  p.controls(legal);
+  p.size = 3;
+  p.orient = 'h';
+  // 3h00 covers 00 01 02: seen from Light, its first cell is 02 (Light's 97).
+  assert.deepEqual(p.marks(legal).legal, ['02', '03']);
+  assert.deepEqual(p.click('02', legal), { play: '3h00' });
+  assert.deepEqual(p.click('03', legal), { play: '3h01' });
+  assert.match(p.click('00', legal).message, /cannot have its lowest cell at 00/);
+  assert.deepEqual(p.preview('02', legal), ['00', '01', '02']);
+  p.orient = 'v';
+  assert.deepEqual(p.marks(legal).legal, ['20', '90']);
+  assert.deepEqual(p.click('90', legal), { play: '3v70' });
+  assert.match(p.click('10', legal).message, /cannot have its lowest cell/);
 });

@@ -1,26 +1,31 @@
 //! Isaac drawn as its 10×10 grid seen from Dark's seat (docs/rules/isaac.md §1): Dark-frame row 0
-//! at the bottom, column 0 on the left. Both coordinate frames are shown: Dark's on the bottom
-//! (units) and left (tens) edges and in each cell's top-left corner, Light's (99 − n) on the top
-//! and right edges and in each cell's bottom-right corner. Each tile is one rectangle over its
-//! cells with its size written on it; the score counters are markers on their cells; a panel
-//! on the right gives the phase, the side to move, and each player's score, floor, hand and
-//! pass state.
+//! at the bottom, column 0 on the left; flipped, from Light's seat (Light's frame: Dark's cell
+//! 99 at the bottom left). Both coordinate frames are shown: the near player's on the bottom
+//! (units) and left (tens) edges and in each cell's top-left corner, the far player's (99 − n)
+//! on the top and right edges and in each cell's bottom-right corner. Each tile is one
+//! rectangle over its cells with its size written on it; the score counters are markers on
+//! their cells; a panel on the right ([`super::isaac_panel`]) gives the phase, the side to
+//! move, and each player's score, floor, hand and pass state. The last tile placed is outlined,
+//! the place of the last tile removed is shaded and outlined dashed, and the points it won show
+//! as a badge on its owner's counter.
 
-use super::Svg;
-use crate::game::isaac::tables::SIZES;
+use super::isaac_panel::draw_panel;
+use super::overlay::{arrow_defs, arrow_layer, badge, legal_dot, outline};
+use super::{Scene, Svg};
+use crate::game::Player;
 use crate::game::isaac::{Isaac, Phase, Tile};
-use crate::game::{Game, Outcome, Player};
+use crate::gui::happened::isaac_gain;
 
 /// Side of one cell.
 const CELL: f64 = 48.0;
 /// Room on each side of the grid for the edge coordinates.
-const EDGE: f64 = 40.0;
+pub(super) const EDGE: f64 = 40.0;
 /// Gap between a tile's border and its cells' borders.
 const INSET: f64 = 3.5;
 /// Left edge of the side panel.
-const PANEL_X: f64 = 2.0 * EDGE + 10.0 * CELL + 16.0;
+pub(super) const PANEL_X: f64 = 2.0 * EDGE + 10.0 * CELL + 16.0;
 /// Width of the side panel.
-const PANEL_W: f64 = 270.0;
+pub(super) const PANEL_W: f64 = 270.0;
 
 const CSS: &str = "\
 :where({B} .bg){fill:#f6f2e8}
@@ -35,8 +40,6 @@ const CSS: &str = "\
 :where({B} .tile){stroke-width:2}
 :where({B} .tile.d){fill:#343434;stroke:#000}
 :where({B} .tile.l){fill:#fbf8f0;stroke:#6d6d6d}
-:where({B} .tile.legal){stroke:#1e8c3a;stroke-width:4}
-:where({B} .tile.selected){stroke:#d08a00;stroke-width:5}
 :where({B} .tile-size){font-size:21px;font-weight:bold;text-anchor:middle;dominant-baseline:central}
 :where({B} .tile-size.d){fill:#fafafa}
 :where({B} .tile-size.l){fill:#222}
@@ -58,14 +61,16 @@ const CSS: &str = "\
 :where({B} .tag){font-size:13px;font-weight:bold;fill:#b3261e}
 ";
 
-/// The top-left corner on screen of Dark-frame cell `i`.
-fn corner(i: usize) -> (f64, f64) {
+/// The top-left corner on screen of Dark-frame cell `i`, seen from Dark's seat or, flipped,
+/// from Light's (where Dark's cell `i` is at Light's `99 − i`).
+fn corner(i: usize, flipped: bool) -> (f64, f64) {
+    let i = if flipped { 99 - i } else { i };
     let (r, c) = (i / 10, i % 10);
     (EDGE + c as f64 * CELL, EDGE + (9 - r) as f64 * CELL)
 }
 
 /// The class suffix of an owner: `d` for Dark, `l` for Light.
-fn seat(p: Player) -> &'static str {
+pub(super) fn seat(p: Player) -> &'static str {
     match p {
         Player::One => "d",
         Player::Two => "l",
@@ -73,7 +78,7 @@ fn seat(p: Player) -> &'static str {
 }
 
 /// A player's name.
-fn name(p: Player) -> &'static str {
+pub(super) fn name(p: Player) -> &'static str {
     match p {
         Player::One => "Dark",
         Player::Two => "Light",
@@ -86,11 +91,64 @@ pub(crate) fn tile_code(t: Tile) -> String {
     format!("{}{orientation}{:02}", t.size, t.anchor)
 }
 
+/// The cells of a tile `<S><h|v><AA>` (`x` and `+<k>` around it are ignored), if it fits.
+fn code_cells(mv: &str) -> Option<Vec<usize>> {
+    let code = mv.strip_prefix('x').unwrap_or(mv);
+    let code = code.split('+').next()?;
+    let bytes = code.as_bytes();
+    if bytes.len() != 4 {
+        return None;
+    }
+    let size = match bytes[0] {
+        b @ b'3'..=b'7' => usize::from(b - b'0'),
+        _ => return None,
+    };
+    let step = match bytes[1] {
+        b'h' => 1,
+        b'v' => 10,
+        _ => return None,
+    };
+    let anchor: usize = code.get(2..)?.parse().ok()?;
+    let cells: Vec<usize> = (0..size).map(|k| anchor + k * step).collect();
+    let fits = cells.iter().all(|&c| c < 100) && (step == 10 || anchor % 10 + size <= 10);
+    fits.then_some(cells)
+}
+
+/// The screen rectangle (x, y, width, height) covering `cells`.
+fn cells_rect(cells: &[usize], flipped: bool) -> (f64, f64, f64, f64) {
+    let corners: Vec<(f64, f64)> = cells.iter().map(|&c| corner(c, flipped)).collect();
+    let x0 = corners.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
+    let y0 = corners.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+    let x1 = corners
+        .iter()
+        .map(|p| p.0)
+        .fold(f64::NEG_INFINITY, f64::max)
+        + CELL;
+    let y1 = corners
+        .iter()
+        .map(|p| p.1)
+        .fold(f64::NEG_INFINITY, f64::max)
+        + CELL;
+    (x0, y0, x1 - x0, y1 - y0)
+}
+
+/// A rectangle shrunk by `by` on every side.
+fn inset((x, y, w, h): (f64, f64, f64, f64), by: f64) -> (f64, f64, f64, f64) {
+    (x + by, y + by, w - 2.0 * by, h - 2.0 * by)
+}
+
+/// The cells a tile covers.
+fn tile_cells(t: Tile) -> Vec<usize> {
+    (0..100).filter(|&c| t.mask() >> c & 1 == 1).collect()
+}
+
 /// The drawing of an Isaac position.
-pub(super) fn draw(pos: &Isaac) -> String {
+pub(super) fn draw(pos: &Isaac, scene: &Scene<Isaac>) -> String {
+    let flip = scene.flipped;
     let grid = 10.0 * CELL;
     let (w, h) = (PANEL_X + PANEL_W + 12.0, 2.0 * EDGE + grid);
     let mut svg = Svg::new("isaac", w, h, CSS);
+    arrow_defs(&mut svg);
     svg.rect((0.0, 0.0, w, h), "bg", &[]);
     svg.rect((EDGE, EDGE, grid, grid), "grid", &[]);
 
@@ -102,25 +160,36 @@ pub(super) fn draw(pos: &Isaac) -> String {
     }
     svg.close_group();
 
-    svg.open_group("coords");
-    for i in 0..10 {
-        let along = EDGE + (i as f64 + 0.5) * CELL;
-        let row = EDGE + (9 - i) as f64 * CELL + CELL / 2.0;
-        // Dark: units along the bottom, tens up the left edge.
-        svg.text(
-            (along, EDGE + grid + EDGE / 2.0),
-            "coord d",
-            &i.to_string(),
-            &[],
-        );
-        svg.text((EDGE / 2.0, row), "coord d", &format!("{}0", i), &[]);
-        // Light: its near edge is the top, its left edge is Dark's right (docs/rules/isaac.md §1).
-        svg.text((along, EDGE / 2.0), "coord l", &(9 - i).to_string(), &[]);
-        svg.text(
-            (EDGE + grid + EDGE / 2.0, row),
-            "coord l",
-            &format!("{}0", 9 - i),
-            &[],
+    draw_coords(&mut svg, flip);
+
+    svg.open_group("spots");
+    for i in 0..100 {
+        let (x, y) = corner(i, flip);
+        let cell = format!("{i:02}");
+        svg.rect((x, y, CELL, CELL), "spot", &[("data-spot", &cell)]);
+    }
+    svg.close_group();
+
+    let last = code_cells(scene.mv);
+    let removal = scene.mv.starts_with('x');
+    svg.open_group("last-move");
+    if let (Some(cells), true) = (&last, removal) {
+        // The removed tile's cells are empty now: shade them and outline where it lay.
+        for &c in cells {
+            let (x, y) = corner(c, flip);
+            svg.rect(
+                (x, y, CELL, CELL),
+                "last",
+                &[("data-last", &format!("{c:02}"))],
+            );
+        }
+        let code = scene.mv.trim_start_matches('x');
+        let code = code.split('+').next().unwrap_or_default();
+        outline(
+            &mut svg,
+            inset(cells_rect(cells, flip), INSET),
+            "last-gone",
+            &[("data-last-tile", code)],
         );
     }
     svg.close_group();
@@ -130,71 +199,84 @@ pub(super) fn draw(pos: &Isaac) -> String {
     svg.open_group("tiles");
     for &t in pos.tiles() {
         let owner = if t.owner == 0 { "d" } else { "l" };
-        let (len_c, len_r) = if t.vertical {
-            (1.0, t.size as f64)
-        } else {
-            (t.size as f64, 1.0)
-        };
-        // The anchor is the lowest cell: bottom of a vertical tile, left of a horizontal one.
-        let top_cell = if t.vertical {
-            t.anchor as usize + 10 * (t.size as usize - 1)
-        } else {
-            t.anchor as usize
-        };
-        let (x, y) = corner(top_cell);
-        let (tw, th) = (len_c * CELL, len_r * CELL);
+        let cells = tile_cells(t);
+        let rect = cells_rect(&cells, flip);
         let code = tile_code(t);
         svg.rect(
-            (x + INSET, y + INSET, tw - 2.0 * INSET, th - 2.0 * INSET),
+            inset(rect, INSET),
             &format!("tile {owner}"),
             &[("data-tile", &code), ("rx", "6")],
         );
+        let (x, y, tw, th) = rect;
         svg.text(
             (x + tw / 2.0, y + th / 2.0),
             &format!("tile-size {owner}"),
             &t.size.to_string(),
             &[],
         );
-        for (cell, slot) in covered.iter_mut().enumerate() {
-            if t.mask() >> cell & 1 == 1 {
-                *slot = Some(t);
-            }
+        for &c in &cells {
+            covered[c] = Some(t);
         }
     }
     svg.close_group();
 
     svg.open_group("nums");
     for (i, slot) in covered.iter().enumerate() {
-        let (x, y) = corner(i);
+        let (x, y) = corner(i, flip);
         let shade = match slot {
             Some(t) if t.owner == 0 => " on-dark",
             _ => "",
         };
+        // The near player's number top-left, the far player's bottom-right.
+        let (dark, light) = (format!("{i:02}"), format!("{:02}", 99 - i));
+        let (near, far) = if flip {
+            (("l", light), ("d", dark))
+        } else {
+            (("d", dark), ("l", light))
+        };
         let extra = [("text-anchor", "start")];
-        svg.text(
-            (x + 5.0, y + 13.0),
-            &format!("num d{shade}"),
-            &format!("{i:02}"),
-            &extra,
-        );
+        let class = format!("num {}{shade}", near.0);
+        svg.text((x + 5.0, y + 13.0), &class, &near.1, &extra);
         let extra = [("text-anchor", "end")];
-        let light = format!("{:02}", 99 - i);
-        svg.text(
-            (x + CELL - 5.0, y + CELL - 6.0),
-            &format!("num l{shade}"),
-            &light,
-            &extra,
-        );
+        let class = format!("num {}{shade}", far.0);
+        svg.text((x + CELL - 5.0, y + CELL - 6.0), &class, &far.1, &extra);
+    }
+    svg.close_group();
+
+    svg.open_group("rings");
+    for &t in pos.tiles() {
+        let rect = inset(cells_rect(&tile_cells(t), flip), 1.0);
+        outline(&mut svg, rect, "ring", &[("data-ring", &tile_code(t))]);
+    }
+    if let (Some(cells), false) = (&last, removal) {
+        let rect = inset(cells_rect(cells, flip), 0.5);
+        outline(&mut svg, rect, "last-tile", &[("data-last-tile", scene.mv)]);
     }
     svg.close_group();
 
     if pos.phase() != Phase::Placement {
-        draw_counters(&mut svg, pos);
+        draw_counters(&mut svg, pos, scene);
     }
+
+    svg.open_group("dots");
+    for (i, slot) in covered.iter().enumerate() {
+        let (x, y) = corner(i, flip);
+        let centre = (x + CELL / 2.0, y + CELL / 2.0);
+        let name = format!("{i:02}");
+        legal_dot(
+            &mut svg,
+            centre,
+            &name,
+            slot.is_some(),
+            (CELL * 0.14, CELL * 0.4),
+        );
+    }
+    svg.close_group();
+    arrow_layer(&mut svg);
 
     svg.open_group("cells");
     for (i, slot) in covered.iter().enumerate() {
-        let (x, y) = corner(i);
+        let (x, y) = corner(i, flip);
         let cell = format!("{i:02}");
         match slot {
             Some(t) => {
@@ -207,20 +289,51 @@ pub(super) fn draw(pos: &Isaac) -> String {
     }
     svg.close_group();
 
-    draw_panel(&mut svg, pos, h);
+    draw_panel(&mut svg, pos, h, flip);
     svg.finish()
 }
 
-/// The two score counters on their cells (Dark's on `scoreD`, Light's on `99 − scoreL`).
-fn draw_counters(svg: &mut Svg, pos: &Isaac) {
+/// The edge coordinates: the near player's columns (units) along the bottom and rows (tens) up
+/// the left, the far player's along the top and down the right (docs/rules/isaac.md §1).
+fn draw_coords(svg: &mut Svg, flipped: bool) {
+    let grid = 10.0 * CELL;
+    let (near, far) = if flipped { ("l", "d") } else { ("d", "l") };
+    svg.open_group("coords");
+    for i in 0..10 {
+        let along = EDGE + (i as f64 + 0.5) * CELL;
+        let row = EDGE + (9 - i) as f64 * CELL + CELL / 2.0;
+        let near_class = format!("coord {near}");
+        let far_class = format!("coord {far}");
+        svg.text(
+            (along, EDGE + grid + EDGE / 2.0),
+            &near_class,
+            &i.to_string(),
+            &[],
+        );
+        svg.text((EDGE / 2.0, row), &near_class, &format!("{i}0"), &[]);
+        svg.text((along, EDGE / 2.0), &far_class, &(9 - i).to_string(), &[]);
+        svg.text(
+            (EDGE + grid + EDGE / 2.0, row),
+            &far_class,
+            &format!("{}0", 9 - i),
+            &[],
+        );
+    }
+    svg.close_group();
+}
+
+/// The two score counters on their cells (Dark's on `scoreD`, Light's on `99 − scoreL`), with
+/// the points the last move won on its player's counter.
+fn draw_counters(svg: &mut Svg, pos: &Isaac, scene: &Scene<Isaac>) {
     let cells = [Player::One, Player::Two].map(|p| pos.counter_cell(p));
     let shared = cells[0].is_some() && cells[0] == cells[1];
+    let gain = scene.before.as_ref().and_then(|b| isaac_gain(b, pos));
     svg.open_group("counters");
     for (p, cell) in [Player::One, Player::Two].into_iter().zip(cells) {
         let Some(cell) = cell else {
             continue;
         };
-        let (x, y) = corner(cell);
+        let (x, y) = corner(cell, scene.flipped);
         // Without the collision rule both may share a cell: set them side by side.
         let shift = match (shared, p) {
             (false, _) => 0.0,
@@ -234,96 +347,10 @@ fn draw_counters(svg: &mut Svg, pos: &Isaac) {
         svg.circle(cx, cy, CELL * 0.3, &format!("counter {s}"), &extra);
         let letter = if p == Player::One { "D" } else { "L" };
         svg.text((cx, cy), &format!("counter-label {s}"), letter, &[]);
-    }
-    svg.close_group();
-}
-
-/// The side panel: phase, side to move or result, and per player score, floor, hand and
-/// pass state.
-fn draw_panel(svg: &mut Svg, pos: &Isaac, h: f64) {
-    let x = PANEL_X;
-    svg.open_group("panel-group");
-    svg.rect((x, EDGE, PANEL_W, h - 2.0 * EDGE), "panel", &[("rx", "8")]);
-    let left = x + 14.0;
-    let phase = match pos.phase() {
-        Phase::Placement => "Placement phase",
-        Phase::Scoring => "Scoring phase",
-        Phase::Ended => "Game over",
-    };
-    svg.text((left, EDGE + 30.0), "panel-title", phase, &[]);
-    let (d, l) = (pos.score(Player::One), pos.score(Player::Two));
-    let state = match pos.outcome() {
-        None => format!("{} to move", name(pos.side_to_move())),
-        Some(Outcome::Win(p)) => format!(
-            "{} wins {}–{}",
-            name(p),
-            pos.score(p),
-            pos.score(p.opponent())
-        ),
-        Some(Outcome::Draw) => format!("Draw {d}–{l}"),
-    };
-    svg.text((left, EDGE + 56.0), "panel-text status", &state, &[]);
-
-    let mut y = EDGE + 92.0;
-    for p in [Player::One, Player::Two] {
-        let s = seat(p);
-        svg.rect(
-            (left, y - 14.0, 18.0, 18.0),
-            &format!("swatch {s}"),
-            &[("rx", "3")],
-        );
-        svg.text((left + 26.0, y), "player-name", name(p), &[]);
-        if pos.has_passed(p) {
-            let tag = if pos.phase() == Phase::Placement {
-                "passed"
-            } else {
-                "out"
-            };
-            svg.text((left + 90.0, y), &format!("tag {s}"), tag, &[]);
+        if let Some((_, k)) = gain.filter(|&(gp, _)| gp == p) {
+            let at = (cx + CELL * 0.32, cy - CELL * 0.32);
+            badge(svg, at, "gain", &format!("+{k}"), &format!("{cell:02}"));
         }
-        y += 24.0;
-        let line = if pos.phase() == Phase::Placement {
-            "score 0 · floor 0".to_string()
-        } else {
-            let counter = match pos.counter_cell(p) {
-                Some(c) => format!(" (cell {c:02})"),
-                None => " (off the board)".to_string(),
-            };
-            format!("score {}{counter} · floor {}", pos.score(p), pos.floor(p))
-        };
-        svg.text((left, y), &format!("panel-text score {s}"), &line, &[]);
-        y += 24.0;
-        svg.text((left, y), "panel-small", "unplaced tiles by size", &[]);
-        y += 20.0;
-        let hand = pos.hand(p);
-        for (k, (&size, &n)) in SIZES.iter().zip(hand.iter()).enumerate() {
-            let cx = left + 18.0 + k as f64 * 40.0;
-            svg.text((cx, y), "hand-head", &format!("{size}"), &[]);
-            let extra = [("data-size", &size.to_string()[..])];
-            svg.text(
-                (cx, y + 18.0),
-                &format!("hand {s}"),
-                &format!("×{n}"),
-                &extra,
-            );
-        }
-        y += 36.0;
-        let cells = format!(
-            "{} tiles, {} cells in hand",
-            pos.unplaced_tiles(p),
-            pos.unplaced_cells(p)
-        );
-        svg.text((left, y), "panel-small", &cells, &[]);
-        y += 42.0;
-    }
-    let notes = [
-        "Cell numbers: Dark frame top-left,",
-        "Light frame (99 − n) bottom-right.",
-        "Tile values: 3→1 4→2 5→3 6→4 7→6.",
-    ];
-    for note in notes {
-        svg.text((left, y), "panel-small", note, &[]);
-        y += 17.0;
     }
     svg.close_group();
 }

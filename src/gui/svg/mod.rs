@@ -1,18 +1,23 @@
 //! Server-side SVG drawings of positions for the browser GUI.
 //!
 //! [`board_svg`] reads a position in a game's own notation and draws it as one self-contained
-//! `<svg>` element, seen from player one's side. The drawings keep a few conventions the page's
-//! JavaScript relies on:
+//! `<svg>` element, seen from player one's side; [`board_svg_view`] can also turn it to player
+//! two's side ([`View::flipped`]) and show the last move and what it did ([`View::last`]). The
+//! drawings keep a few conventions the page's JavaScript relies on:
 //! - every place a player can click is an element with `class="cell"` and
 //!   `data-cell="<name>"`, `<name>` being exactly the square token of the move notation; the
-//!   cells are drawn last, on top, with a transparent fill, so every click reaches them and
-//!   adding the classes `legal`, `selected`, `lastmove` or `pv` to a cell highlights it;
+//!   cells are drawn last, on top, transparent, so every click reaches them, whichever way the
+//!   board is turned;
 //! - pieces, stacks and tiles carry `class="piece p1"` / `class="piece p2"` (Isaac: `tile d` /
-//!   `tile l`) and never take pointer events;
+//!   `tile l`) and never take pointer events; no highlight ever changes their fill: highlights
+//!   are drawn under them (`spot`, `last`) or as outlines, dots and small badges over them
+//!   (see `overlay.rs` for the layers and classes);
 //! - the embedded `<style>` wraps every selector in `:where(…)`, so it has zero specificity
 //!   and any rule of the page's CSS overrides it.
 
 mod isaac;
+mod isaac_panel;
+mod overlay;
 mod sight;
 mod tactigon;
 
@@ -27,29 +32,97 @@ use std::fmt::Write as _;
 /// Errors: an unknown option or a bad option value (with the option's name), or the game's
 /// own message when `fen` cannot be read.
 pub fn board_svg(game: GameId, fen: &str, options: &[(String, String)]) -> Result<String, String> {
+    board_svg_view(game, fen, options, &View::default())
+}
+
+/// How a position is shown besides the position itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct View<'a> {
+    /// Seen from player two's side: Isaac in Light's frame, Sight with Black below, Tactigon
+    /// with Blue below (the board turned half round; names and coordinates follow).
+    pub flipped: bool,
+    /// The move that led to the position, if any: it is highlighted, and what it did is marked.
+    pub last: Option<LastMove<'a>>,
+}
+
+/// The move that led to a position, and the position before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LastMove<'a> {
+    /// The move in the protocol notation.
+    pub mv: &'a str,
+    /// The position before it, in the game's notation (as `query fen` printed it).
+    pub before: &'a str,
+}
+
+/// What a game's drawing needs besides the position: the orientation, the position before the
+/// last move (when it can be read) and the last move.
+pub(crate) struct Scene<'a, P> {
+    /// Seen from player two's side.
+    pub flipped: bool,
+    /// The position before the last move.
+    pub before: Option<P>,
+    /// The last move, `""` if none.
+    pub mv: &'a str,
+}
+
+/// [`board_svg`] seen as `view` says: turned to player two's side, with the last move (from and
+/// to, or the tile placed or removed) highlighted under the pieces and what it did marked
+/// (Tactigon captures, Sight piles that grew, Isaac points won), plus what the position
+/// threatens (Tactigon's gold pair, Sight's stacks that cannot move). A `view.last.before`
+/// that cannot be read only leaves those marks out.
+///
+/// Errors: as [`board_svg`].
+pub fn board_svg_view(
+    game: GameId,
+    fen: &str,
+    options: &[(String, String)],
+    view: &View,
+) -> Result<String, String> {
     let values = option_values(game, options)?;
     match game {
         GameId::Isaac => {
             use crate::game::isaac::Isaac;
-            let pos = Isaac::from_fen(fen, &Isaac::settings(&values)).map_err(|e| e.0)?;
-            Ok(isaac::draw(&pos))
+            let (pos, scene) = read::<Isaac>(fen, &values, view)?;
+            Ok(isaac::draw(&pos, &scene))
         }
         GameId::Sight => {
             use crate::game::sight::Sight;
-            let pos = Sight::from_fen(fen, &Sight::settings(&values)).map_err(|e| e.0)?;
-            Ok(sight::draw(&pos))
+            let (pos, scene) = read::<Sight>(fen, &values, view)?;
+            Ok(sight::draw(&pos, &scene))
         }
         GameId::Tactigon => {
             use crate::game::tactigon::Tactigon;
-            let pos = Tactigon::from_fen(fen, &Tactigon::settings(&values)).map_err(|e| e.0)?;
-            Ok(tactigon::draw(&pos))
+            let (pos, scene) = read::<Tactigon>(fen, &values, view)?;
+            Ok(tactigon::draw(&pos, &scene))
         }
     }
 }
 
+/// The position `fen` and the scene of `view`, read with `values`.
+fn read<'a, G: Game>(
+    fen: &str,
+    values: &OptionValues,
+    view: &View<'a>,
+) -> Result<(G, Scene<'a, G>), String> {
+    let settings = G::settings(values);
+    let pos = G::from_fen(fen, &settings).map_err(|e| e.0)?;
+    let before = view
+        .last
+        .and_then(|last| G::from_fen(last.before, &settings).ok());
+    let scene = Scene {
+        flipped: view.flipped,
+        before,
+        mv: view.last.map_or("", |last| last.mv),
+    };
+    Ok((pos, scene))
+}
+
 /// The game's option values: its defaults, overridden by `options`, each checked against the
 /// game's specs (names ignore case).
-fn option_values(game: GameId, options: &[(String, String)]) -> Result<OptionValues, String> {
+pub(crate) fn option_values(
+    game: GameId,
+    options: &[(String, String)],
+) -> Result<OptionValues, String> {
     RuleSet::new(game, options).map(|rules| rules.values().clone())
 }
 
@@ -80,17 +153,15 @@ pub(crate) fn num(v: f64) -> String {
     }
 }
 
-/// Styles shared by every game: transparent click targets on top, the highlight classes the
-/// page toggles, and pieces that let clicks through. `{B}` stands for the board class.
+/// Styles shared by every game: transparent click targets on top, and pieces that let clicks
+/// through. `{B}` stands for the board class. The classes the page gives the cells (`legal`,
+/// `selected`, `hint`, …) paint nothing on them: the overlay layers show them.
 const COMMON_CSS: &str = "\
 :where({B} .cell){fill:transparent;stroke:none;pointer-events:all;cursor:pointer}
-:where({B} .cell.legal){fill:rgba(40,180,70,.35);stroke:#1e8c3a;stroke-width:2}
-:where({B} .cell.selected){fill:rgba(255,200,0,.35);stroke:#d08a00;stroke-width:3}
-:where({B} .cell.lastmove){fill:rgba(70,130,255,.28)}
-:where({B} .cell.pv){stroke:#8a3ffc;stroke-width:3;stroke-dasharray:6 3}
 :where({B} .piece,{B} .tile,{B} .counter,{B} text){pointer-events:none}
 :where({B} text){font-family:sans-serif;user-select:none}
 :where({B} .status){font-size:16px;fill:#333}
+:where({B} .status.alert){fill:#b3261e;font-weight:bold}
 ";
 
 /// A drawing being written: the open `<svg>` element and its children.
@@ -108,13 +179,19 @@ impl Svg {
             out,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board board-{game}\" \
              viewBox=\"0 0 {w} {h}\" preserveAspectRatio=\"xMidYMid meet\">\
-             <style>{common}{css}</style>",
+             <style>{common}{overlay}{css}</style>",
             w = num(width),
             h = num(height),
             common = COMMON_CSS.replace("{B}", &board),
+            overlay = overlay::OVERLAY_CSS.replace("{B}", &board),
             css = css.replace("{B}", &board),
         );
         Svg { out }
+    }
+
+    /// Writes markup as it is (for the caller's own, already escaped, elements).
+    pub(crate) fn raw(&mut self, markup: &str) {
+        self.out.push_str(markup);
     }
 
     /// Writes ` name="value"` for each attribute, values escaped.
@@ -200,8 +277,13 @@ impl Svg {
 
     /// Opens a `<g>` group with a class.
     pub(crate) fn open_group(&mut self, class: &str) {
+        self.open_group_with(class, &[]);
+    }
+
+    /// Opens a `<g>` group with a class and other attributes.
+    pub(crate) fn open_group_with(&mut self, class: &str, extra: &[(&str, &str)]) {
         self.out.push_str("<g");
-        self.attrs(class, &[]);
+        self.attrs(class, extra);
         self.out.push('>');
     }
 

@@ -1,11 +1,16 @@
 //! Sight drawn as an Alquerque board (docs/rules/sight.md §1): the N×N points, the orthogonal lines
 //! and the one diagonal of each unit square that joins its two diagonal points, files `a`.. along
-//! the bottom and ranks `1`.. up the left, White's side (rank 1) at the bottom. Every pile is a
-//! disc in its owner's colour; a stack shows its height inside.
+//! the bottom and ranks `1`.. up the left, White's side (rank 1) at the bottom; turned half round
+//! (Black's side below, files from the right, ranks from the top) when flipped. Every pile is a
+//! disc in its owner's colour; a stack shows its height inside. The last move's points are
+//! highlighted under the pieces, the piles it grew carry a `+1` badge, and stacks that cannot
+//! move (no empty neighbour) a dashed ring.
 
-use super::Svg;
+use super::overlay::{arrow_defs, arrow_layer, badge, legal_dot};
+use super::{Scene, Svg};
 use crate::game::sight::Sight;
 use crate::game::{Game, Outcome, Player};
+use crate::gui::happened::{sight_grown, sight_stuck};
 
 /// Distance between neighbouring points.
 const STEP: f64 = 80.0;
@@ -29,9 +34,34 @@ const CSS: &str = "\
 :where({B} .status){text-anchor:middle}
 ";
 
-/// The screen position of point `(x, y)` (0-based from `a1`) on a board of side `n`.
-fn at(n: usize, x: usize, y: usize) -> (f64, f64) {
-    (MARGIN + x as f64 * STEP, MARGIN + (n - 1 - y) as f64 * STEP)
+/// Where the points of a board of side `n` go on screen, seen from White's side or, flipped,
+/// from Black's.
+#[derive(Clone, Copy)]
+struct Frame {
+    n: usize,
+    flipped: bool,
+}
+
+impl Frame {
+    /// The screen position of point `(x, y)` (0-based from `a1`).
+    fn at(self, x: usize, y: usize) -> (f64, f64) {
+        let (sx, sy) = if self.flipped {
+            (self.n - 1 - x, y)
+        } else {
+            (x, self.n - 1 - y)
+        };
+        (MARGIN + sx as f64 * STEP, MARGIN + sy as f64 * STEP)
+    }
+
+    /// The screen position of point index `p`.
+    fn point(self, p: usize) -> (f64, f64) {
+        self.at(p % self.n, p / self.n)
+    }
+
+    /// The file or rank shown at screen slot `i` (0 = left, or bottom).
+    fn label(self, i: usize) -> usize {
+        if self.flipped { self.n - 1 - i } else { i }
+    }
 }
 
 /// The class suffix of a player: `p1` for White, `p2` for Black.
@@ -42,28 +72,43 @@ fn seat(p: Player) -> &'static str {
     }
 }
 
+/// The points of a move `c3` or `b4-c3` (with or without the `+…` suffix): from, to.
+fn move_points(pos: &Sight, mv: &str) -> (Option<usize>, Option<usize>) {
+    let geo = pos.geometry();
+    let base = mv.split('+').next().unwrap_or_default();
+    match base.split_once('-') {
+        Some((from, to)) => (geo.parse_square(from), geo.parse_square(to)),
+        None => (None, geo.parse_square(base)),
+    }
+}
+
 /// The drawing of a Sight position.
-pub(super) fn draw(pos: &Sight) -> String {
+pub(super) fn draw(pos: &Sight, scene: &Scene<Sight>) -> String {
     let n = pos.size();
     let geo = pos.geometry();
+    let frame = Frame {
+        n,
+        flipped: scene.flipped,
+    };
     let span = (n - 1) as f64 * STEP;
     let (w, h) = (2.0 * MARGIN + span, 2.0 * MARGIN + span + STATUS);
     let mut svg = Svg::new("sight", w, h, CSS);
+    arrow_defs(&mut svg);
     svg.rect((0.0, 0.0, w, h), "bg", &[]);
 
     svg.open_group("lines");
     for i in 0..n {
-        svg.line(at(n, 0, i), at(n, n - 1, i), "line");
-        svg.line(at(n, i, 0), at(n, i, n - 1), "line");
+        svg.line(frame.at(0, i), frame.at(n - 1, i), "line");
+        svg.line(frame.at(i, 0), frame.at(i, n - 1), "line");
     }
     for y in 0..n - 1 {
         for x in 0..n - 1 {
             // docs/rules/sight.md §1.2: the diagonal joins the square's two corners with x + y
             // even.
             if (x + y) % 2 == 0 {
-                svg.line(at(n, x, y), at(n, x + 1, y + 1), "line diagonal");
+                svg.line(frame.at(x, y), frame.at(x + 1, y + 1), "line diagonal");
             } else {
-                svg.line(at(n, x + 1, y), at(n, x, y + 1), "line diagonal");
+                svg.line(frame.at(x + 1, y), frame.at(x, y + 1), "line diagonal");
             }
         }
     }
@@ -71,18 +116,37 @@ pub(super) fn draw(pos: &Sight) -> String {
 
     svg.open_group("coords");
     for i in 0..n {
-        let file = ((b'a' + i as u8) as char).to_string();
-        let (fx, _) = at(n, i, 0);
-        svg.text((fx, MARGIN + span + MARGIN * 0.66), "coord", &file, &[]);
-        let (_, ry) = at(n, 0, i);
-        svg.text((MARGIN * 0.4, ry), "coord", &(i + 1).to_string(), &[]);
+        let file = ((b'a' + frame.label(i) as u8) as char).to_string();
+        let x = MARGIN + i as f64 * STEP;
+        svg.text((x, MARGIN + span + MARGIN * 0.66), "coord", &file, &[]);
+        let y = MARGIN + (n - 1 - i) as f64 * STEP;
+        let rank = (frame.label(i) + 1).to_string();
+        svg.text((MARGIN * 0.4, y), "coord", &rank, &[]);
     }
     svg.close_group();
 
     svg.open_group("points");
     for p in 0..geo.points {
-        let (cx, cy) = at(n, p % n, p / n);
+        let (cx, cy) = frame.point(p);
         svg.circle(cx, cy, 5.0, "point", &[]);
+    }
+    svg.close_group();
+
+    let spot = STEP * 0.42;
+    svg.open_group("spots");
+    for p in 0..geo.points {
+        let (cx, cy) = frame.point(p);
+        svg.circle(cx, cy, spot, "spot", &[("data-spot", &geo.square_name(p))]);
+    }
+    svg.close_group();
+
+    let (from, to) = move_points(pos, scene.mv);
+    svg.open_group("last-move");
+    for (point, class) in [(from, "last from"), (to, "last to")] {
+        if let Some(p) = point {
+            let (cx, cy) = frame.point(p);
+            svg.circle(cx, cy, spot, class, &[("data-last", &geo.square_name(p))]);
+        }
     }
     svg.close_group();
 
@@ -91,7 +155,7 @@ pub(super) fn draw(pos: &Sight) -> String {
         let Some((owner, height)) = pos.pile(p) else {
             continue;
         };
-        let (cx, cy) = at(n, p % n, p / n);
+        let (cx, cy) = frame.point(p);
         let name = geo.square_name(p);
         let seat = seat(owner);
         let r = STEP * 0.34;
@@ -108,9 +172,40 @@ pub(super) fn draw(pos: &Sight) -> String {
     }
     svg.close_group();
 
+    svg.open_group("happened");
+    for p in sight_stuck(pos) {
+        let (cx, cy) = frame.point(p);
+        let name = geo.square_name(p);
+        svg.circle(cx, cy, STEP * 0.43, "stuck", &[("data-stuck", &name)]);
+    }
+    if let Some(before) = &scene.before {
+        for (p, grew) in sight_grown(before, pos) {
+            let (cx, cy) = frame.point(p);
+            let name = geo.square_name(p);
+            let at = (cx + STEP * 0.3, cy - STEP * 0.3);
+            badge(&mut svg, at, "grown", &format!("+{grew}"), &name);
+        }
+    }
+    svg.close_group();
+
+    svg.open_group("dots");
+    for p in 0..geo.points {
+        let name = geo.square_name(p);
+        let occupied = pos.pile(p).is_some();
+        legal_dot(
+            &mut svg,
+            frame.point(p),
+            &name,
+            occupied,
+            (STEP * 0.12, STEP * 0.4),
+        );
+    }
+    svg.close_group();
+    arrow_layer(&mut svg);
+
     svg.open_group("cells");
     for p in 0..geo.points {
-        let (cx, cy) = at(n, p % n, p / n);
+        let (cx, cy) = frame.point(p);
         let name = geo.square_name(p);
         svg.circle(cx, cy, STEP * 0.46, "cell", &[("data-cell", &name)]);
     }

@@ -1,14 +1,18 @@
 //! Tactigon drawn as its 53-cell hex board (docs/rules/tactigon.md §1), turned as in the official
 //! diagram (docs/rules/tactigon.md §1.6): flat-topped hexes, Red's start area at the bottom, Blue's
 //! at the top, the rows `a`…`g` as the seven vertical files from left to right and the doubled
-//! column `c` growing upwards. Every cell is labelled with its name (`d4`, `b10`, …); the two gold
-//! tiles are yellow; the start areas are tinted in their owner's colour. Pieces are drawn as their
-//! shapes: circle, triangle, square and pentagon.
+//! column `c` growing upwards; flipped, the board is turned half round (Blue below, `g`…`a`).
+//! Every cell is labelled with its name (`d4`, `b10`, …); the two gold tiles are yellow; the
+//! start areas are tinted in their owner's colour. Pieces are drawn as their shapes: circle,
+//! triangle, square and pentagon. The last move's cells are highlighted under the pieces, a
+//! capture carries a `×` badge, and a gold pair that wins unless broken is ringed.
 
-use super::{Svg, regular_polygon};
-use crate::game::tactigon::board::{CELLS, board, cell_name};
-use crate::game::tactigon::{CIRCLE, PENTAGON, SQUARE, TRIANGLE, Tactigon};
+use super::overlay::{arrow_defs, arrow_layer, badge, legal_dot};
+use super::{Scene, Svg, regular_polygon};
+use crate::game::tactigon::board::{CELLS, board, cell_name, parse_cell};
+use crate::game::tactigon::{CIRCLE, PENTAGON, SQUARE, TRIANGLE, Tactigon, bits};
 use crate::game::{Game, Outcome, Player};
+use crate::gui::happened::{KINDS, tactigon_captures, tactigon_gold_holder};
 
 /// Hex radius (centre to corner).
 const HEX: f64 = 40.0;
@@ -35,16 +39,21 @@ const CSS: &str = "\
 :where({B} .status){text-anchor:middle}
 ";
 
-/// Piece kinds by index, as the rules name them.
-const KINDS: [&str; 4] = ["circle", "triangle", "square", "pentagon"];
-
-/// The screen centre of the cell at row `r` (0 = `a`) and doubled column `c`.
-fn centre(r: u8, c: u8) -> (f64, f64) {
+/// The screen centre of the cell at row `r` (0 = `a`) and doubled column `c`, seen from Red's
+/// side (or, flipped, from Blue's: the board turned half round).
+fn centre(r: u8, c: u8, flipped: bool) -> (f64, f64) {
+    let (r, c) = if flipped { (6 - r, 20 - c) } else { (r, c) };
     let dy = HEX * 3f64.sqrt() / 2.0;
     (
         MARGIN + r as f64 * HEX * 1.5,
         TOP + dy + (MAX_COL - c as f64) * dy,
     )
+}
+
+/// The screen centre of `cell`.
+fn cell_centre(cell: usize, flipped: bool) -> (f64, f64) {
+    let (r, c) = board().coords[cell];
+    centre(r, c, flipped)
 }
 
 /// The start area a cell belongs to (within hex distance 2 of a pentagon's start cell, rules
@@ -65,20 +74,22 @@ fn region(r: u8, c: u8) -> &'static str {
 }
 
 /// The drawing of a Tactigon position.
-pub(super) fn draw(pos: &Tactigon) -> String {
+pub(super) fn draw(pos: &Tactigon, scene: &Scene<Tactigon>) -> String {
     let b = board();
-    let (w, _) = centre(6, 0);
+    let flip = scene.flipped;
+    let (w, _) = centre(6, 0, false);
     let w = w + MARGIN;
     // The lowest hex (`d0`) ends one half-height below its centre.
-    let (_, bottom) = centre(3, 0);
+    let (_, bottom) = centre(3, 0, false);
     let h = bottom + HEX * 3f64.sqrt() / 2.0 + 12.0 + STATUS;
     let mut svg = Svg::new("tactigon", w, h, CSS);
+    arrow_defs(&mut svg);
     svg.rect((0.0, 0.0, w, h), "bg", &[]);
 
     svg.open_group("hexes");
     for cell in 0..CELLS {
         let (r, c) = b.coords[cell];
-        let (cx, cy) = centre(r, c);
+        let (cx, cy) = centre(r, c, flip);
         let class = if b.gold >> cell & 1 == 1 {
             "hex gold".to_string()
         } else {
@@ -88,10 +99,30 @@ pub(super) fn draw(pos: &Tactigon) -> String {
     }
     svg.close_group();
 
+    svg.open_group("spots");
+    for cell in 0..CELLS {
+        let (cx, cy) = cell_centre(cell, flip);
+        let name = cell_name(cell);
+        let hex = regular_polygon(cx, cy, HEX - 3.0, 6, 0.0);
+        svg.polygon(&hex, "spot", &[("data-spot", &name)]);
+    }
+    svg.close_group();
+
+    svg.open_group("last-move");
+    if let Some((from, to)) = scene.mv.split_once('-') {
+        for (name, class) in [(from, "last from"), (to, "last to")] {
+            if let Some(cell) = parse_cell(name) {
+                let (cx, cy) = cell_centre(cell, flip);
+                let hex = regular_polygon(cx, cy, HEX - 3.0, 6, 0.0);
+                svg.polygon(&hex, class, &[("data-last", name)]);
+            }
+        }
+    }
+    svg.close_group();
+
     svg.open_group("names");
     for cell in 0..CELLS {
-        let (r, c) = b.coords[cell];
-        let (cx, cy) = centre(r, c);
+        let (cx, cy) = cell_centre(cell, flip);
         svg.text((cx, cy - HEX * 0.58), "name", &cell_name(cell), &[]);
     }
     svg.close_group();
@@ -101,8 +132,7 @@ pub(super) fn draw(pos: &Tactigon) -> String {
         let Some((side, kind)) = pos.piece_at(cell) else {
             continue;
         };
-        let (r, c) = b.coords[cell];
-        let (cx, cy) = centre(r, c);
+        let (cx, cy) = cell_centre(cell, flip);
         let cy = cy + HEX * 0.1;
         let class = if side == 0 { "piece p1" } else { "piece p2" };
         let name = cell_name(cell);
@@ -125,10 +155,48 @@ pub(super) fn draw(pos: &Tactigon) -> String {
     }
     svg.close_group();
 
+    svg.open_group("happened");
+    let holder = tactigon_gold_holder(pos).filter(|_| pos.outcome().is_none());
+    if let Some(holder) = holder {
+        let side = if holder == Player::One { "p1" } else { "p2" };
+        for cell in bits(b.gold) {
+            let (cx, cy) = cell_centre(cell, flip);
+            let name = cell_name(cell);
+            let hex = regular_polygon(cx, cy, HEX + 1.0, 6, 0.0);
+            svg.polygon(
+                &hex,
+                "gold-alert",
+                &[("data-gold", &name), ("data-holder", side)],
+            );
+        }
+    }
+    if let Some(before) = &scene.before {
+        for cell in tactigon_captures(before, pos) {
+            let (cx, cy) = cell_centre(cell, flip);
+            let at = (cx + HEX * 0.5, cy - HEX * 0.45);
+            badge(&mut svg, at, "capture", "×", &cell_name(cell));
+        }
+    }
+    svg.close_group();
+
+    svg.open_group("dots");
+    for cell in 0..CELLS {
+        let name = cell_name(cell);
+        let occupied = pos.piece_at(cell).is_some();
+        legal_dot(
+            &mut svg,
+            cell_centre(cell, flip),
+            &name,
+            occupied,
+            (HEX * 0.17, HEX * 0.7),
+        );
+    }
+    svg.close_group();
+    arrow_layer(&mut svg);
+
     svg.open_group("cells");
     for cell in 0..CELLS {
-        let (r, c) = b.coords[cell];
-        let (cx, cy) = centre(r, c);
+        let (cx, cy) = cell_centre(cell, flip);
         let name = cell_name(cell);
         svg.polygon(
             &regular_polygon(cx, cy, HEX, 6, 0.0),
@@ -138,13 +206,24 @@ pub(super) fn draw(pos: &Tactigon) -> String {
     }
     svg.close_group();
 
-    svg.text((w / 2.0, h - STATUS * 0.6), "status", &status(pos), &[]);
+    let (text, class) = match holder {
+        Some(p) => (
+            format!("{} · {} holds both gold tiles!", status(pos), name(p)),
+            "status alert",
+        ),
+        None => (status(pos), "status"),
+    };
+    svg.text((w / 2.0, h - STATUS * 0.6), class, &text, &[]);
     svg.finish()
+}
+
+/// A player's colour name.
+fn name(p: Player) -> &'static str {
+    if p == Player::One { "Red" } else { "Blue" }
 }
 
 /// One line about the game's state: who moves, or who won and how.
 fn status(pos: &Tactigon) -> String {
-    let name = |p: Player| if p == Player::One { "Red" } else { "Blue" };
     match pos.outcome() {
         None => format!("{} to move · ply {}", name(pos.side_to_move()), pos.ply()),
         Some(Outcome::Draw) => format!("Draw · ply {}", pos.ply()),
@@ -152,7 +231,7 @@ fn status(pos: &Tactigon) -> String {
             let loser = p.opponent().index();
             let reason = if pos.pieces(loser, PENTAGON) == 0 {
                 "pentagon captured"
-            } else if pos.occupied_by(p.index()) & board().gold == board().gold {
+            } else if tactigon_gold_holder(pos) == Some(p) {
                 "both gold tiles held"
             } else {
                 "no legal move"
@@ -202,12 +281,15 @@ mod tests {
 
     #[test]
     fn red_is_at_the_bottom() {
-        let (_, red) = super::centre(3, 4);
-        let (_, blue) = super::centre(3, 16);
+        let (_, red) = super::centre(3, 4, false);
+        let (_, blue) = super::centre(3, 16, false);
         assert!(red > blue);
-        let (left, _) = super::centre(0, 9);
-        let (right, _) = super::centre(6, 9);
+        let (left, _) = super::centre(0, 9, false);
+        let (right, _) = super::centre(6, 9, false);
         assert!(left < right);
+        // Flipped: Blue below, `g` on the left.
+        assert!(super::centre(3, 4, true).1 < super::centre(3, 16, true).1);
+        assert!(super::centre(0, 9, true).0 > super::centre(6, 9, true).0);
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! The page's actions: new game, a move, undo, redo, load a position, hint, pause, export.
+//! The page's actions: new game, a move, undo, redo, load a position, hint, pause, resign,
+//! export.
 //! Each checks the request against the game's state, updates it through the query engine,
 //! lets the engine move if it is its turn, and answers the new state (also sent to every
 //! open page as an event).
@@ -12,6 +13,7 @@ use crate::game::GameId;
 use crate::referee::rules::RuleSet;
 
 use super::app::{ApiError, App, Inner};
+use super::board::redraw;
 use super::export::record_text;
 use super::query::{QUERY_TIMEOUT, check_position, configure, parse_position_text};
 use super::search::{Job, JobKind};
@@ -185,7 +187,10 @@ impl App {
         // The start position first, then the moves.
         self.refresh(inner)?;
         inner.session.start_fen = inner.session.snap.fen.clone();
-        if !moves.is_empty() {
+        if moves.is_empty() {
+            // Drawn again now that the start is known (the trays count from it).
+            redraw(&mut inner.session);
+        } else {
             inner.session.moves = moves;
             self.refresh(inner)?;
         }
@@ -197,7 +202,7 @@ impl App {
         let mut guard = self.lock();
         let inner = &mut *guard;
         let s = &mut inner.session;
-        if s.snap.gameover {
+        if s.gameover() {
             return Err(conflict("the game is over"));
         }
         if !s.human_to_move() {
@@ -215,11 +220,8 @@ impl App {
             return Err(bad(why));
         }
         let played = Played {
-            text: mv.to_string(),
-            by_p1: s.snap.p1turn,
-            score: None,
-            depth: None,
             time_ms: u64::try_from(s.turn_started.elapsed().as_millis()).unwrap_or(u64::MAX),
+            ..Played::new(mv, s.snap.p1turn)
         };
         s.push(played);
         s.hint = None;
@@ -247,7 +249,13 @@ impl App {
         let mut guard = self.lock();
         let inner = &mut *guard;
         let s = &mut inner.session;
-        let count = if back { s.undo() } else { s.redo() };
+        // Undo after a resignation takes the resignation back, and no move.
+        let withdrawn = back && s.resigned.take().is_some();
+        let count = match (withdrawn, back) {
+            (true, _) => 1,
+            (false, true) => s.undo(),
+            (false, false) => s.redo(),
+        };
         if count == 0 {
             return Err(conflict(if back {
                 "nothing to undo"
@@ -291,8 +299,9 @@ impl App {
                 return Err(ApiError::new(500, format!("the engine failed: {failure}")));
             }
         }
-        // Who made each move, for undo: ask p1turn before each.
-        let mut played = Vec::with_capacity(moves.len());
+        // Who made each move, for undo: ask p1turn before each; and each position (the one
+        // before a move is the one after the move before it), for the move list and the board.
+        let mut played: Vec<Played> = Vec::with_capacity(moves.len());
         for i in 0..moves.len() {
             let prefix = position_line(&start, moves[..i].iter().map(String::as_str));
             let Some(engine) = inner.engine.as_mut() else {
@@ -301,14 +310,11 @@ impl App {
             engine
                 .send(&prefix)
                 .map_err(|e| ApiError::new(500, e.to_string()))?;
+            if let Some(previous) = played.last_mut() {
+                previous.fen = engine.query_text("fen", QUERY_TIMEOUT).unwrap_or_default();
+            }
             let p1 = engine.query("p1turn", QUERY_TIMEOUT);
-            played.push(Played {
-                text: moves[i].clone(),
-                by_p1: p1.as_deref() == Some("true"),
-                score: None,
-                depth: None,
-                time_ms: 0,
-            });
+            played.push(Played::new(moves[i].clone(), p1.as_deref() == Some("true")));
         }
         let settings = inner.session.settings.clone();
         self.reset(inner, settings, start, played)?;
@@ -358,6 +364,26 @@ impl App {
             inner.session.error = None;
             self.schedule(inner);
         }
+        Ok(self.changed(inner))
+    }
+
+    /// A person resigns the game against the engine: it ends at once, the engine winning.
+    /// Refused (409) when the game is over or is not a person against the engine.
+    pub fn resign(&self) -> Reply {
+        let mut guard = self.lock();
+        let inner = &mut *guard;
+        let s = &mut inner.session;
+        if s.gameover() {
+            return Err(conflict("the game is over"));
+        }
+        let Some(person_p1) = s.person_against_engine() else {
+            return Err(conflict(
+                "only a person playing against the engine can resign",
+            ));
+        };
+        s.cancel_searches();
+        s.resigned = Some(person_p1);
+        s.error = None;
         Ok(self.changed(inner))
     }
 

@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::Sender;
 use serde_json::{Map, Value, json};
 
-use crate::gui::svg::board_svg;
 use crate::referee::engine_process::{Answer, EngineCommand};
 
+use super::board::redraw;
 use super::engine::Engine;
 
 use super::events::{Hub, parse_info};
@@ -22,7 +22,7 @@ use super::query::{EngineSetup, QueryError, configure, snapshot};
 use super::search::{Job, JobKind};
 use super::session::{Hint, Played, Seat, Session, Settings};
 use crate::gui::reason::{Ending, describe};
-use crate::gui::seat_names;
+use crate::gui::{result_text, seat_names};
 
 /// How long an engine may take to start and finish its handshake.
 pub const START_TIMEOUT: Duration = Duration::from_secs(10);
@@ -175,7 +175,7 @@ impl App {
     }
 
     /// Asks the query engine for the current position's state (restarting it once if it
-    /// failed) and redraws the board.
+    /// failed), keeps it as the position after the last move, and redraws the board.
     pub fn refresh(&self, inner: &mut Inner) -> Result<(), ApiError> {
         let line = inner.session.position_line();
         let mut last = String::new();
@@ -187,9 +187,14 @@ impl App {
             match snapshot(engine, &line) {
                 Ok(snap) => {
                     let s = &mut inner.session;
-                    s.svg = board_svg(s.settings.game, &snap.fen, &drawing_options(&s.settings))
-                        .unwrap_or_else(|e| error_svg(&e));
+                    if let Some(last) = s.moves.last_mut()
+                        && last.fen != snap.fen
+                    {
+                        last.fen = snap.fen.clone();
+                        last.shown.clear();
+                    }
                     s.snap = snap;
+                    redraw(s);
                     s.turn_started = Instant::now();
                     if s.hint.as_ref().is_some_and(|h| h.ply != s.moves.len()) {
                         s.hint = None;
@@ -280,11 +285,10 @@ impl App {
                     Ok(answer) if job.ply == s.moves.len() && s.snap.legal.contains(&answer.mv) => {
                         let by_p1 = s.snap.p1turn;
                         s.push(Played {
-                            text: answer.mv,
-                            by_p1,
                             score: answer.score,
                             depth: answer.depth,
                             time_ms: answer.elapsed_ms,
+                            ..Played::new(answer.mv, by_p1)
                         });
                         s.hint = None;
                         match self.refresh(inner) {
@@ -346,6 +350,14 @@ impl App {
 
     /// The banner text of a finished game, empty while it goes on.
     pub fn reason(&self, s: &Session) -> String {
+        if let Some(p1) = s.resigned {
+            let names = seat_names(s.settings.game);
+            let loser = names[usize::from(!p1)];
+            return format!(
+                "{}: {loser} resigns",
+                result_text(s.settings.game, s.result())
+            );
+        }
         if !s.snap.gameover {
             return String::new();
         }
@@ -380,8 +392,9 @@ impl App {
             .map(|(n, v)| (n.clone(), json!(v)))
             .collect();
         let moves: Vec<&str> = s.moves.iter().map(|m| m.text.as_str()).collect();
+        let shown: Vec<&str> = s.moves.iter().map(|m| m.shown.as_str()).collect();
         let seats = st.mode.seats().map(|seat| seat == Seat::Human);
-        json!({
+        let mut state = json!({
             "session": self.id,
             "seq": s.seq,
             "game": st.game.name(),
@@ -397,21 +410,29 @@ impl App {
             "start_fen": s.start_fen,
             "position": s.position_line().trim_start_matches("position ").to_string(),
             "moves": moves,
+            "moves_shown": shown,
             "redo": s.redo.len(),
             "fen": s.snap.fen,
             "legal": s.snap.legal,
             "p1turn": s.snap.p1turn,
-            "gameover": s.snap.gameover,
-            "result": s.snap.result,
+            "gameover": s.gameover(),
+            "result": s.result(),
             "reason": self.reason(s),
+            "resigned": s.resigned.map(|p1| if p1 { "p1" } else { "p2" }),
+            "can_resign": !s.gameover() && s.person_against_engine().is_some(),
             "human_to_move": s.human_to_move(),
-            "svg": s.svg,
             "thinking": s.thinking,
             "hinting": s.hinting,
             "hint": s.hint.as_ref().map(|h| h.mv.clone()),
             "paused": s.paused,
             "error": s.error,
-        })
+        });
+        if let Some(map) = state.as_object_mut() {
+            for (name, value) in s.board.fields() {
+                map.insert(name.into(), value);
+            }
+        }
+        state
     }
 
     /// Ends the session: closes the worker's queue (it quits its engine once a search in
@@ -428,30 +449,4 @@ impl App {
             engine.quit();
         }
     }
-}
-
-/// The rule options the drawing knows (an engine may have more than ludus's rules).
-fn drawing_options(settings: &Settings) -> Vec<(String, String)> {
-    let known = settings.game.options();
-    settings
-        .options
-        .iter()
-        .filter(|(name, _)| known.iter().any(|k| k.name.eq_ignore_ascii_case(name)))
-        .cloned()
-        .collect()
-}
-
-/// A small drawing that says the board could not be drawn.
-fn error_svg(message: &str) -> String {
-    let text: String = message
-        .chars()
-        .map(|c| match c {
-            '<' | '>' | '&' | '"' => ' ',
-            c => c,
-        })
-        .collect();
-    format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 400 60\">\
-         <text x=\"10\" y=\"35\" font-size=\"14\">cannot draw the board: {text}</text></svg>"
-    )
 }

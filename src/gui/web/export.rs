@@ -13,13 +13,13 @@ use super::session::{Seat, Session};
 pub fn record_text(session: &Session, names: [&str; 2], reason: &str) -> String {
     let s = &session.settings;
     let engines = s.mode.seats().contains(&Seat::Engine);
-    let result = match session.snap.result.as_str() {
+    let result = match session.result() {
         "p1win" => Some(GameResult::P1Win),
         "p2win" => Some(GameResult::P2Win),
         "draw" => Some(GameResult::Draw),
         _ => None,
     };
-    let finished = session.snap.gameover && result.is_some();
+    let finished = session.gameover() && result.is_some();
     let record = GameRecord {
         event: "ludus web".into(),
         date: today(),
@@ -48,7 +48,11 @@ pub fn record_text(session: &Session, names: [&str; 2], reason: &str) -> String 
             })
             .collect(),
         result: result.unwrap_or(GameResult::Draw),
-        termination: Termination::Rules,
+        termination: if session.resigned.is_some() {
+            Termination::Resign
+        } else {
+            Termination::Rules
+        },
         detail: if finished {
             reason.into()
         } else {
@@ -88,11 +92,8 @@ mod tests {
         session.start_fen = "5:x5/x5/x5/x5/x5 w".into();
         for (text, by_p1) in [("c3", true), ("c4", false)] {
             session.push(Played {
-                text: text.into(),
-                by_p1,
-                score: None,
-                depth: None,
                 time_ms: 1500,
+                ..Played::new(text, by_p1)
             });
         }
         let text = record_text(&session, ["human", "human"], "");

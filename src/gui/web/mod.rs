@@ -46,15 +46,25 @@
 //! of each session of the browser; when it (re)opens, the tabs ask for their state again.
 //! A program can follow one session with `GET /api/events?s=ID` instead.
 //!
+//! # The board
+//!
+//! The session keeps the position after every move as the engine printed it (`query fen`),
+//! so the server can draw the last move and what it did (`board.rs`, with
+//! [`crate::gui::svg::board_svg_view`] and [`crate::gui::happened`]) without asking the engine
+//! more. Each state carries the drawing from both sides; the page shows one (its Flip), marks
+//! a person's choices and the engine's ideas on the drawing's own layers (`board.js`: dots,
+//! spots, rings, arrows, ghost tiles) and keeps the person's preferences (`prefs.js`: dark
+//! mode, sounds, the board's side).
+//!
 //! # API
 //!
 //! | request | answer |
 //! |---|---|
-//! | `GET /`, `/style.css`, `/app.js`, `/moves.js`, `/dialog.js`, `/analysis.js`, `/session.js` | the page |
+//! | `GET /`, `/style.css`, `/app.js`, `/moves.js`, `/dialog.js`, `/analysis.js`, `/session.js`, `/board.js`, `/prefs.js`, `/favicon.svg` | the page |
 //! | `GET /api/setup` | the engine's name, games and options (for the new-game dialog), `max_sessions`, `idle_timeout` |
 //! | `GET /api/server` | `{sessions, max_sessions, idle_timeout, engines}`: how many sessions and engine processes run |
 //! | `POST /api/session` | `{}`: a new session with the first game (`--game`, else Sight; person against engine): its state, with its id as `session`; 503 when full |
-//! | `GET /api/state?s=ID` | the session's game: `session`, settings, moves, `fen`, `legal`, result, board `svg`, … |
+//! | `GET /api/state?s=ID` | the session's game: `session`, settings, `moves` (and `moves_shown`, as the move list shows them: `d10×d12`, `d4+d3+b4`), `fen`, `legal`, `gameover`, `result`, `reason`, `resigned` (`p1`, `p2` or null), `can_resign`, the board `svg` and `svg_flipped` (seen from player two's side), `lost` (Tactigon: the kinds of pieces each side has lost), `alert` (Tactigon: the gold pair to break), … |
 //! | `GET /api/events?c=CLIENT` | server-sent events of every session of browser `CLIENT`: `state` after every change, `info` per engine line, each with `session` |
 //! | `GET /api/events?s=ID` | the same for one session (and it keeps that session in use while open) |
 //! | `GET /api/export?s=ID` | the game in the referee's record format (text) |
@@ -64,6 +74,7 @@
 //! | `POST /api/load?s=ID` | `{text}`: `startpos [moves …]` or `fen <F> [moves …]`, checked by the engine |
 //! | `POST /api/hint?s=ID` | a search for the person to move; the move arrives in the state |
 //! | `POST /api/pause?s=ID` | `{paused}`: hold engine moves back, or go on |
+//! | `POST /api/resign?s=ID` | `{}`: the person playing the engine resigns (409 unless a person plays the engine and the game goes on); undo takes it back |
 //! | `POST /api/leave?s=ID&t=TAB` | `{}`: tab `TAB` no longer shows the session |
 //!
 //! Every `POST` answers the new state, or `{"error": …}` with status 400 (bad request), 404
@@ -85,6 +96,7 @@
 mod access;
 mod actions;
 mod app;
+mod board;
 mod engine;
 mod events;
 mod export;
@@ -114,7 +126,7 @@ use routes::Server;
 use server::Listener;
 
 /// The page's files, built into the binary: path, content type, text.
-const ASSETS: [(&str, &str, &str); 7] = [
+const ASSETS: [(&str, &str, &str); 10] = [
     (
         "/index.html",
         "text/html; charset=utf-8",
@@ -149,6 +161,21 @@ const ASSETS: [(&str, &str, &str); 7] = [
         "/session.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../gui-adapters/web/session.js"),
+    ),
+    (
+        "/board.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../gui-adapters/web/board.js"),
+    ),
+    (
+        "/prefs.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../gui-adapters/web/prefs.js"),
+    ),
+    (
+        "/favicon.svg",
+        "image/svg+xml",
+        include_str!("../../../gui-adapters/web/favicon.svg"),
     ),
 ];
 

@@ -224,6 +224,7 @@ impl Server {
             "/api/undo" => self.session(ids)?.undo(),
             "/api/redo" => self.session(ids)?.redo(),
             "/api/hint" => self.session(ids)?.hint(),
+            "/api/resign" => self.session(ids)?.resign(),
             _ => Err(ApiError::new(404, format!("no such action: {path}"))),
         }
     }

@@ -1,7 +1,8 @@
 //! The game on the page: its settings (game, rule options, who plays each seat, the engine's
 //! level and time), where it started, the moves played and taken back, and what the engine
-//! last said about the position (`query fen`, `legalmoves`, `p1turn`, `gameover`, `result`).
-//! Nothing here talks to an engine; [`super::app`] does, and keeps this up to date.
+//! last said about the position (`query fen`, `legalmoves`, `p1turn`, `gameover`, `result`),
+//! and whether a person resigned. Nothing here talks to an engine; [`super::app`] does, and
+//! keeps this up to date.
 
 use std::time::Instant;
 
@@ -9,6 +10,8 @@ use serde::Deserialize;
 
 use crate::game::GameId;
 use crate::referee::game_record::ReportedScore;
+
+use super::board::Board;
 
 /// Who plays a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,6 +101,26 @@ pub struct Played {
     pub depth: Option<u32>,
     /// Milliseconds the player took.
     pub time_ms: u64,
+    /// The position after it, as the engine printed it (`query fen`); empty until asked.
+    pub fen: String,
+    /// The move as the move list shows it (a Tactigon capture with `×`, a Sight move with
+    /// the piles it grew); empty until worked out.
+    pub shown: String,
+}
+
+impl Played {
+    /// A move `text` made by player one (`by_p1`) or two, with nothing reported about it.
+    pub fn new(text: impl Into<String>, by_p1: bool) -> Played {
+        Played {
+            text: text.into(),
+            by_p1,
+            score: None,
+            depth: None,
+            time_ms: 0,
+            fen: String::new(),
+            shown: String::new(),
+        }
+    }
 }
 
 /// What the engine says about the current position.
@@ -139,8 +162,10 @@ pub struct Session {
     pub redo: Vec<Played>,
     /// The current position as the engine sees it.
     pub snap: Snapshot,
-    /// The board drawing of the current position.
-    pub svg: String,
+    /// What the page shows of the current position: its drawings, trays and warning.
+    pub board: Board,
+    /// Whether a person resigned: `Some(true)` player one, `Some(false)` player two.
+    pub resigned: Option<bool>,
     /// Counts changes; the page keeps the state with the highest.
     pub seq: u64,
     /// Numbers engine move searches; a result of an older one is ignored.
@@ -171,7 +196,8 @@ impl Session {
             moves: Vec::new(),
             redo: Vec::new(),
             snap: Snapshot::default(),
-            svg: String::new(),
+            board: Board::default(),
+            resigned: None,
             seq: 0,
             search_gen: 0,
             thinking: false,
@@ -189,6 +215,28 @@ impl Session {
         position_line(&self.start, self.moves.iter().map(|m| m.text.as_str()))
     }
 
+    /// The position before move `i` (0-based): the start, or the position after move `i − 1`.
+    pub fn fen_before(&self, i: usize) -> &str {
+        match i.checked_sub(1).and_then(|j| self.moves.get(j)) {
+            Some(m) => &m.fen,
+            None => &self.start_fen,
+        }
+    }
+
+    /// Whether the game is over: by the rules (as the engine says), or by a resignation.
+    pub fn gameover(&self) -> bool {
+        self.resigned.is_some() || self.snap.gameover
+    }
+
+    /// The result: `p1win`, `p2win`, `draw` or `none` (a resignation wins for the other side).
+    pub fn result(&self) -> &str {
+        match self.resigned {
+            Some(true) => "p2win",
+            Some(false) => "p1win",
+            None => &self.snap.result,
+        }
+    }
+
     /// Who plays the side to move.
     pub fn seat_to_move(&self) -> Seat {
         self.settings.mode.seats()[usize::from(!self.snap.p1turn)]
@@ -196,12 +244,12 @@ impl Session {
 
     /// Whether a person may move now.
     pub fn human_to_move(&self) -> bool {
-        !self.snap.gameover && self.seat_to_move() == Seat::Human
+        !self.gameover() && self.seat_to_move() == Seat::Human
     }
 
     /// Whether the engine should be asked for a move now (and is not already thinking).
     pub fn engine_should_move(&self) -> bool {
-        !self.snap.gameover
+        !self.gameover()
             && !self.paused
             && !self.thinking
             && self.seat_to_move() == Seat::Engine
@@ -226,6 +274,16 @@ impl Session {
             self.redo.clear();
         }
         self.moves.push(played);
+    }
+
+    /// The seat of the person playing the engine (`Some(true)` player one), if the game is a
+    /// person against the engine.
+    pub fn person_against_engine(&self) -> Option<bool> {
+        match self.settings.mode {
+            Mode::HumanEngine => Some(true),
+            Mode::EngineHuman => Some(false),
+            Mode::HumanHuman | Mode::EngineEngine => None,
+        }
     }
 
     /// Takes moves back: one with two people or two engines, otherwise back to the last
@@ -288,13 +346,7 @@ mod tests {
     use super::*;
 
     fn played(text: &str, by_p1: bool) -> Played {
-        Played {
-            text: text.into(),
-            by_p1,
-            score: None,
-            depth: None,
-            time_ms: 0,
-        }
+        Played::new(text, by_p1)
     }
 
     fn session(mode: Mode, moves: &[(&str, bool)]) -> Session {

@@ -1,0 +1,149 @@
+//! What the page shows of the current position beside the move list's raw moves: the board
+//! drawn from both sides with the last move and what it did ([`board_svg_view`]), each move as
+//! the list shows it, the pieces each side has lost (Tactigon's trays) and a warning about the
+//! position (Tactigon's gold pair). All of it is read from positions the engine printed
+//! (`query fen` after every move), with ludus's drawing code; nothing asks the engine more.
+
+use serde_json::{Value, json};
+
+use crate::gui::happened::{alert, lost_pieces, move_text};
+use crate::gui::svg::{LastMove, View, board_svg_view};
+
+use super::session::{Session, Settings};
+
+/// The board as the page shows it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Board {
+    /// The drawing seen from player one's side.
+    pub svg: String,
+    /// The drawing seen from player two's side.
+    pub svg_flipped: String,
+    /// Tactigon: the kinds of pieces each side has lost since the start (player one's first).
+    pub lost: Option<[Vec<&'static str>; 2]>,
+    /// A warning for the side to move, e.g. the opponent's gold pair.
+    pub alert: Option<String>,
+}
+
+impl Board {
+    /// The JSON fields of the board in the page's state: `svg`, `svg_flipped`, `lost`, `alert`.
+    pub fn fields(&self) -> [(&'static str, Value); 4] {
+        [
+            ("svg", json!(self.svg)),
+            ("svg_flipped", json!(self.svg_flipped)),
+            ("lost", json!(self.lost)),
+            ("alert", json!(self.alert)),
+        ]
+    }
+}
+
+/// Redraws the board of `session`'s current position (`session.snap.fen`, the last move's
+/// `fen` already set), and works out how the list shows each move not yet shown.
+pub fn redraw(session: &mut Session) {
+    let options = drawing_options(&session.settings);
+    let game = session.settings.game;
+    for i in 0..session.moves.len() {
+        if !session.moves[i].shown.is_empty() {
+            continue;
+        }
+        let before = session.fen_before(i).to_string();
+        let m = &session.moves[i];
+        let shown = if before.is_empty() || m.fen.is_empty() {
+            m.text.clone()
+        } else {
+            move_text(game, &options, &before, &m.text, &m.fen)
+        };
+        session.moves[i].shown = shown;
+    }
+    let fen = session.snap.fen.as_str();
+    let last = session.moves.last().map(|m| LastMove {
+        mv: m.text.as_str(),
+        before: session.fen_before(session.moves.len() - 1),
+    });
+    let draw = |flipped: bool| {
+        let view = View { flipped, last };
+        board_svg_view(game, fen, &options, &view).unwrap_or_else(|e| error_svg(&e))
+    };
+    let board = Board {
+        svg: draw(false),
+        svg_flipped: draw(true),
+        lost: lost_pieces(game, &options, &session.start_fen, fen),
+        alert: alert(game, &options, fen),
+    };
+    session.board = board;
+}
+
+/// The rule options the drawing knows (an engine may have more than ludus's rules).
+fn drawing_options(settings: &Settings) -> Vec<(String, String)> {
+    let known = settings.game.options();
+    settings
+        .options
+        .iter()
+        .filter(|(name, _)| known.iter().any(|k| k.name.eq_ignore_ascii_case(name)))
+        .cloned()
+        .collect()
+}
+
+/// A small drawing that says the board could not be drawn.
+fn error_svg(message: &str) -> String {
+    let text: String = message
+        .chars()
+        .map(|c| match c {
+            '<' | '>' | '&' | '"' => ' ',
+            c => c,
+        })
+        .collect();
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 400 60\">\
+         <text x=\"10\" y=\"35\" font-size=\"14\">cannot draw the board: {text}</text></svg>"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::GameId;
+    use crate::gui::web::session::{Mode, Played};
+
+    /// A Tactigon session of two people at docs/rules/tactigon.md TV5 after `d10-d12` (the circle takes the square).
+    fn tv5() -> Session {
+        let mut s = Session::new(Settings {
+            game: GameId::Tactigon,
+            mode: Mode::HumanHuman,
+            ..Settings::default()
+        });
+        s.start = "fen 2/9/10/2P2Cs1p2/10/9/2 r 0".into();
+        s.start_fen = "2/9/10/2P2Cs1p2/10/9/2 r 0".into();
+        s.push(Played {
+            fen: "2/9/10/2P3C1p2/10/9/2 b 1".into(),
+            ..Played::new("d10-d12", true)
+        });
+        s.snap.fen = "2/9/10/2P3C1p2/10/9/2 b 1".into();
+        s
+    }
+
+    #[test]
+    fn a_capture_is_marked_listed_and_trayed() {
+        let mut s = tv5();
+        redraw(&mut s);
+        assert_eq!(s.moves[0].shown, "d10×d12");
+        assert_eq!(s.board.lost, Some([vec![], vec!["square"]]));
+        assert_eq!(s.board.alert, None);
+        for svg in [&s.board.svg, &s.board.svg_flipped] {
+            assert_eq!(svg.matches("class=\"badge capture\"").count(), 1);
+            assert!(svg.contains("class=\"badge capture\" data-capture=\"d12\""));
+            assert!(svg.contains("class=\"last from\" data-last=\"d10\""));
+            assert!(svg.contains("class=\"last to\" data-last=\"d12\""));
+        }
+        assert_ne!(s.board.svg, s.board.svg_flipped);
+    }
+
+    #[test]
+    fn a_move_without_its_positions_is_shown_as_played() {
+        let mut s = tv5();
+        s.start_fen.clear();
+        redraw(&mut s);
+        assert_eq!(s.moves[0].shown, "d10-d12");
+        assert!(!s.board.svg.contains("badge capture"));
+        assert!(s.board.svg.contains("class=\"last to\" data-last=\"d12\""));
+    }
+}

@@ -1,0 +1,229 @@
+//! The web GUI's board through the server's API, with the real ludus binary as its engine:
+//! resigning (the state, the banner's reason, the export, undo), the move list's `×` and
+//! Sight's long form, Tactigon's trays and gold warning (positions of docs/rules/tactigon.md),
+//! both drawings, and the favicon. The drawings themselves are checked in `web_board.rs`.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use ludus::game::GameId;
+use ludus::gui::svg::{LastMove, View, board_svg_view};
+use ludus::gui::web::{WebConfig, WebServer};
+use serde_json::{Value, json};
+
+/// A program using one session of a server.
+struct Client {
+    base: String,
+    agent: ureq::Agent,
+    session: String,
+}
+
+impl Client {
+    fn new(server: &WebServer) -> Client {
+        let agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(30)))
+            .build()
+            .into();
+        let mut client = Client {
+            base: format!("http://{}", server.addr()),
+            agent,
+            session: String::new(),
+        };
+        let state = client.ok("/api/session", json!({}));
+        client.session = state["session"].as_str().expect("an id").to_string();
+        client
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}?s={}", self.base, self.session)
+    }
+
+    fn get_text(&self, path: &str) -> (u16, String, String) {
+        let mut response = self.agent.get(self.url(path)).call().expect("answered");
+        let kind = response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_string();
+        let status = response.status().as_u16();
+        let body = response.body_mut().read_to_string().expect("a body");
+        (status, kind, body)
+    }
+
+    fn state(&self) -> Value {
+        let (status, _, body) = self.get_text("/api/state");
+        assert_eq!(status, 200, "{body}");
+        serde_json::from_str(&body).expect("JSON")
+    }
+
+    fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        let mut response = self
+            .agent
+            .post(self.url(path))
+            .header("Content-Type", "application/json")
+            .send(body.to_string())
+            .expect("answered");
+        let status = response.status().as_u16();
+        let text = response.body_mut().read_to_string().expect("a body");
+        (status, serde_json::from_str(&text).expect("JSON"))
+    }
+
+    fn ok(&self, path: &str, body: Value) -> Value {
+        let (status, state) = self.post(path, body);
+        assert_eq!(status, 200, "POST {path}: {state}");
+        state
+    }
+
+    /// Polls the state until `done` holds.
+    fn wait_for(&self, done: impl Fn(&Value) -> bool) -> Value {
+        let until = Instant::now() + Duration::from_secs(30);
+        loop {
+            let state = self.state();
+            if done(&state) {
+                return state;
+            }
+            assert!(Instant::now() < until, "timed out; state {state}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+fn start() -> (WebServer, Client) {
+    let config = WebConfig {
+        port: 0,
+        engine: Some(PathBuf::from(env!("CARGO_BIN_EXE_ludus"))),
+        ..WebConfig::default()
+    };
+    let server = WebServer::start(config).expect("the server starts");
+    let client = Client::new(&server);
+    (server, client)
+}
+
+fn new_game(c: &Client, game: &str, mode: &str) -> Value {
+    c.ok(
+        "/api/new",
+        json!({ "game": game, "mode": mode, "movetime": 50, "level": "greedy" }),
+    )
+}
+
+#[test]
+fn a_person_resigns_and_the_engine_wins() {
+    let (server, c) = start();
+    new_game(&c, "sight", "he");
+    c.ok("/api/move", json!({ "move": "c3", "ply": 0 }));
+    let state = c.wait_for(|s| s["moves"].as_array().is_some_and(|m| m.len() == 2));
+    assert_eq!(state["can_resign"], json!(true));
+    assert_eq!(state["resigned"], Value::Null);
+    let state = c.ok("/api/resign", json!({}));
+    assert_eq!(state["gameover"], json!(true));
+    assert_eq!(state["result"], json!("p2win"));
+    assert_eq!(state["resigned"], json!("p1"));
+    assert_eq!(
+        state["reason"],
+        json!("Black (player two) wins: White resigns")
+    );
+    assert_eq!(state["can_resign"], json!(false));
+    assert_eq!(state["human_to_move"], json!(false));
+    let (status, _) = c.post("/api/resign", json!({}));
+    assert_eq!(status, 409, "a finished game cannot be resigned");
+    let (status, _) = c.post("/api/move", json!({ "move": "a1", "ply": 2 }));
+    assert_eq!(status, 409, "no move after resigning");
+    let (_, _, record) = c.get_text("/api/export");
+    assert!(
+        record.contains("[Result \"0-1\"]\n[Termination \"resign\"]\n"),
+        "{record}"
+    );
+    assert!(
+        record.contains("{Black (player two) wins: White resigns}"),
+        "{record}"
+    );
+    assert!(record.trim_end().ends_with("0-1"), "{record}");
+    // Undo takes the resignation back, and no move.
+    let state = c.ok("/api/undo", json!({}));
+    assert_eq!(state["gameover"], json!(false));
+    assert_eq!(state["resigned"], Value::Null);
+    assert_eq!(state["moves"].as_array().map(Vec::len), Some(2));
+    assert_eq!(state["human_to_move"], json!(true));
+
+    // The engine moves first: the person is Black, and White wins.
+    new_game(&c, "sight", "eh");
+    c.wait_for(|s| s["human_to_move"] == json!(true));
+    let state = c.ok("/api/resign", json!({}));
+    assert_eq!(state["result"], json!("p1win"));
+    assert_eq!(
+        state["reason"],
+        json!("White (player one) wins: Black resigns")
+    );
+    // Two people, or two engines: nobody plays the engine, nobody resigns.
+    new_game(&c, "sight", "hh");
+    assert_eq!(c.state()["can_resign"], json!(false));
+    let (status, answer) = c.post("/api/resign", json!({}));
+    assert_eq!(status, 409, "{answer}");
+    server.stop();
+}
+
+#[test]
+fn the_state_lists_captures_trays_warnings_and_both_drawings() {
+    let (server, c) = start();
+    new_game(&c, "tactigon", "hh");
+    let state = c.ok(
+        "/api/load",
+        json!({ "text": "fen 2/9/10/2P2Cs1p2/10/9/2 r 0 moves d10-d12" }),
+    );
+    assert_eq!(state["moves"], json!(["d10-d12"]));
+    assert_eq!(state["moves_shown"], json!(["d10×d12"]));
+    assert_eq!(state["lost"], json!([[], ["square"]]));
+    assert_eq!(state["alert"], Value::Null);
+    // Both drawings, exactly as the drawing code makes them from the engine's positions.
+    let last = Some(LastMove {
+        mv: "d10-d12",
+        before: "2/9/10/2P2Cs1p2/10/9/2 r 0",
+    });
+    for (key, flipped) in [("svg", false), ("svg_flipped", true)] {
+        let view = View { flipped, last };
+        let drawn = board_svg_view(GameId::Tactigon, "2/9/10/2P3C1p2/10/9/2 b 1", &[], &view);
+        assert_eq!(state[key].as_str(), drawn.ok().as_deref(), "{key}");
+    }
+    assert!(
+        state["svg"]
+            .as_str()
+            .is_some_and(|s| s.contains("data-capture=\"d12\""))
+    );
+    // A move played on the page is listed the same way (TV6: both removed).
+    c.ok(
+        "/api/load",
+        json!({ "text": "fen 2/9/4Tc4/2P5p2/10/9/2 r 0" }),
+    );
+    let state = c.ok("/api/move", json!({ "move": "c9-c11", "ply": 0 }));
+    assert_eq!(state["moves_shown"], json!(["c9×c11"]));
+    assert_eq!(state["lost"], json!([["triangle"], ["circle"]]));
+    // TV13 after e9-f10: Blue is warned.
+    let state = c.ok(
+        "/api/load",
+        json!({ "text": "fen 2/4C4/10/2P5p1c/4C5/9/2 r 0 moves e9-f10" }),
+    );
+    assert_eq!(
+        state["alert"],
+        json!(
+            "Red holds both gold tiles (b10 and f10): Blue must break the pair or take the \
+             pentagon this move, or lose"
+        )
+    );
+    // Sight lists the piles a move grew; other games have no trays.
+    new_game(&c, "sight", "hh");
+    let state = c.ok(
+        "/api/load",
+        json!({ "text": "startpos moves b4 e2 d3 a3 d4" }),
+    );
+    assert_eq!(
+        state["moves_shown"],
+        json!(["b4", "e2", "d3", "a3", "d4+d3+b4"])
+    );
+    assert_eq!(state["lost"], Value::Null);
+    let (status, kind, icon) = c.get_text("/favicon.svg");
+    assert_eq!((status, kind.as_str()), (200, "image/svg+xml"));
+    assert!(icon.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    server.stop();
+}
