@@ -8,6 +8,7 @@ use crate::game::Evaluate;
 
 /// The embedded nets: game name and file (docs/training.md says how each was made).
 const NETS: &[(&str, &[u8])] = &[
+    ("isaac", include_bytes!("../../data/nets/isaac.nnue")),
     ("sight", include_bytes!("../../data/nets/sight.nnue")),
     ("tactigon", include_bytes!("../../data/nets/tactigon.nnue")),
 ];
