@@ -3,80 +3,13 @@
 //! illegal moves refused, undo and redo, loading positions, the result, export and events;
 //! sessions (one game per tab, their bound, their end when unused) are in `web_sessions.rs`.
 
-use std::io::{BufRead, BufReader, Read};
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::io::{BufRead, BufReader};
 
 use ludus::gui::web::{WebConfig, WebServer};
 use serde_json::{Value, json};
 
 mod web_common;
-use web_common::{agent, get_text, post_json};
-
-/// A program using one session of the server (every request names it with `?s=`).
-struct Client {
-    base: String,
-    agent: ureq::Agent,
-    session: String,
-}
-
-impl Client {
-    /// A new session on `server`.
-    fn new(server: &WebServer) -> Client {
-        let mut client = Client {
-            base: format!("http://{}", server.addr()),
-            agent: agent(),
-            session: String::new(),
-        };
-        let state = client.ok("/api/session", json!({}));
-        client.session = state["session"].as_str().expect("a session id").to_string();
-        client
-    }
-
-    /// `path` on the server, naming the session.
-    fn url(&self, path: &str) -> String {
-        let join = if path.contains('?') { '&' } else { '?' };
-        format!("{}{path}{join}s={}", self.base, self.session)
-    }
-
-    fn get_text(&self, path: &str) -> (u16, String) {
-        get_text(&self.agent, &self.url(path))
-    }
-
-    fn get(&self, path: &str) -> Value {
-        let (status, body) = self.get_text(path);
-        assert_eq!(status, 200, "GET {path}: {body}");
-        serde_json::from_str(&body).expect("JSON")
-    }
-
-    fn post(&self, path: &str, body: Value) -> (u16, Value) {
-        post_json(&self.agent, &self.url(path), &body)
-    }
-
-    fn ok(&self, path: &str, body: Value) -> Value {
-        let (status, state) = self.post(path, body);
-        assert_eq!(status, 200, "POST {path}: {state}");
-        state
-    }
-
-    /// Polls the state until `done` holds (engine moves arrive on their own).
-    fn wait_for(&self, done: impl Fn(&Value) -> bool) -> Value {
-        let until = Instant::now() + Duration::from_secs(20);
-        loop {
-            let state = self.get("/api/state");
-            if done(&state) {
-                return state;
-            }
-            assert!(Instant::now() < until, "timed out; state {state}");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
-
-fn ludus() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_ludus"))
-}
+use web_common::{Client, ludus, moves, spawn_web};
 
 fn config() -> WebConfig {
     WebConfig {
@@ -90,15 +23,6 @@ fn start() -> (WebServer, Client) {
     let server = WebServer::start(config()).expect("the server starts");
     let client = Client::new(&server);
     (server, client)
-}
-
-fn moves(state: &Value) -> Vec<&str> {
-    state["moves"]
-        .as_array()
-        .expect("moves")
-        .iter()
-        .filter_map(Value::as_str)
-        .collect()
 }
 
 #[test]
@@ -310,26 +234,13 @@ fn pages_get_the_state_as_an_event_and_only_local_requests_are_served() {
 
 #[test]
 fn ludus_web_says_where_it_listens() {
-    let mut child = Command::new(ludus())
-        .args(["web", "--port", "0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("ludus starts");
-    let mut line = String::new();
-    if let Some(out) = child.stdout.as_mut() {
-        let mut byte = [0u8; 1];
-        while !line.ends_with('\n') && out.read(&mut byte).unwrap_or(0) == 1 {
-            line.push(char::from(byte[0]));
-        }
-    }
+    let (mut child, base) = spawn_web(&[]);
     let _ = child.kill();
     let _ = child.wait();
-    let port = line
-        .trim()
-        .strip_prefix("listening on http://127.0.0.1:")
+    let port = base
+        .strip_prefix("http://127.0.0.1:")
         .and_then(|p| p.parse::<u16>().ok());
-    assert!(port.is_some_and(|p| p > 0), "first line: {line:?}");
+    assert!(port.is_some_and(|p| p > 0), "listening on {base:?}");
 }
 
 #[test]

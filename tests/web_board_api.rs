@@ -4,91 +4,14 @@
 //! both drawings, and the favicon. The drawings themselves are checked in `web_board.rs`.
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
 use ludus::game::GameId;
 use ludus::gui::svg::{LastMove, View, board_svg_view};
 use ludus::gui::web::{WebConfig, WebServer};
 use serde_json::{Value, json};
 
-/// A program using one session of a server.
-struct Client {
-    base: String,
-    agent: ureq::Agent,
-    session: String,
-}
-
-impl Client {
-    fn new(server: &WebServer) -> Client {
-        let agent = ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .timeout_global(Some(Duration::from_secs(30)))
-            .build()
-            .into();
-        let mut client = Client {
-            base: format!("http://{}", server.addr()),
-            agent,
-            session: String::new(),
-        };
-        let state = client.ok("/api/session", json!({}));
-        client.session = state["session"].as_str().expect("an id").to_string();
-        client
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("{}{path}?s={}", self.base, self.session)
-    }
-
-    fn get_text(&self, path: &str) -> (u16, String, String) {
-        let mut response = self.agent.get(self.url(path)).call().expect("answered");
-        let kind = response
-            .headers()
-            .get("content-type")
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default()
-            .to_string();
-        let status = response.status().as_u16();
-        let body = response.body_mut().read_to_string().expect("a body");
-        (status, kind, body)
-    }
-
-    fn state(&self) -> Value {
-        let (status, _, body) = self.get_text("/api/state");
-        assert_eq!(status, 200, "{body}");
-        serde_json::from_str(&body).expect("JSON")
-    }
-
-    fn post(&self, path: &str, body: Value) -> (u16, Value) {
-        let mut response = self
-            .agent
-            .post(self.url(path))
-            .header("Content-Type", "application/json")
-            .send(body.to_string())
-            .expect("answered");
-        let status = response.status().as_u16();
-        let text = response.body_mut().read_to_string().expect("a body");
-        (status, serde_json::from_str(&text).expect("JSON"))
-    }
-
-    fn ok(&self, path: &str, body: Value) -> Value {
-        let (status, state) = self.post(path, body);
-        assert_eq!(status, 200, "POST {path}: {state}");
-        state
-    }
-
-    /// Polls the state until `done` holds.
-    fn wait_for(&self, done: impl Fn(&Value) -> bool) -> Value {
-        let until = Instant::now() + Duration::from_secs(30);
-        loop {
-            let state = self.state();
-            if done(&state) {
-                return state;
-            }
-            assert!(Instant::now() < until, "timed out; state {state}");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
+mod web_common;
+use web_common::Client;
 
 fn start() -> (WebServer, Client) {
     let config = WebConfig {
@@ -130,7 +53,7 @@ fn a_person_resigns_and_the_engine_wins() {
     assert_eq!(status, 409, "a finished game cannot be resigned");
     let (status, _) = c.post("/api/move", json!({ "move": "a1", "ply": 2 }));
     assert_eq!(status, 409, "no move after resigning");
-    let (_, _, record) = c.get_text("/api/export");
+    let (_, _, record) = c.get_typed("/api/export");
     assert!(
         record.contains("[Result \"0-1\"]\n[Termination \"resign\"]\n"),
         "{record}"
@@ -222,7 +145,7 @@ fn the_state_lists_captures_trays_warnings_and_both_drawings() {
         json!(["b4", "e2", "d3", "a3", "d4+d3+b4"])
     );
     assert_eq!(state["lost"], Value::Null);
-    let (status, kind, icon) = c.get_text("/favicon.svg");
+    let (status, kind, icon) = c.get_typed("/favicon.svg");
     assert_eq!((status, kind.as_str()), (200, "image/svg+xml"));
     assert!(icon.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
     server.stop();

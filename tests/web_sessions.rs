@@ -11,7 +11,7 @@ use ludus::gui::web::{WebConfig, WebServer};
 use serde_json::{Value, json};
 
 mod web_common;
-use web_common::{agent, get_text, ludus, post_json, spawn_web};
+use web_common::{agent, get_text, ludus, moves, post_json, spawn_web};
 
 /// Requests to one server, by path (the caller adds the ids).
 struct Http {
@@ -83,15 +83,6 @@ fn start(config: WebConfig) -> (WebServer, Http) {
     let server = WebServer::start(config).expect("the server starts");
     let http = Http::to(format!("http://{}", server.addr()));
     (server, http)
-}
-
-fn moves(state: &Value) -> Vec<&str> {
-    state["moves"]
-        .as_array()
-        .expect("moves")
-        .iter()
-        .filter_map(Value::as_str)
-        .collect()
 }
 
 #[test]

@@ -9,9 +9,10 @@
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use ludus::gui::web::WebServer;
+use serde_json::{Value, json};
 
 /// The ludus binary under test.
 pub fn ludus() -> PathBuf {
@@ -71,6 +72,102 @@ pub fn spawn_web(args: &[&str]) -> (Child, String) {
             let _ = child.kill();
             let _ = child.wait();
             panic!("ludus web did not say where it listens: {line:?}");
+        }
+    }
+}
+
+/// The moves of a game state, in order.
+pub fn moves(state: &Value) -> Vec<&str> {
+    state["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect()
+}
+
+/// A program using one session of a server (every request names it with `?s=`).
+pub struct Client {
+    /// `http://ADDRESS`.
+    pub base: String,
+    /// The agent its requests go through.
+    pub agent: ureq::Agent,
+    /// The session's id.
+    pub session: String,
+}
+
+impl Client {
+    /// A new session on `server`.
+    pub fn new(server: &WebServer) -> Client {
+        let mut client = Client {
+            base: format!("http://{}", server.addr()),
+            agent: agent(),
+            session: String::new(),
+        };
+        let state = client.ok("/api/session", json!({}));
+        client.session = state["session"].as_str().expect("a session id").to_string();
+        client
+    }
+
+    /// `path` on the server, naming the session.
+    pub fn url(&self, path: &str) -> String {
+        let join = if path.contains('?') { '&' } else { '?' };
+        format!("{}{path}{join}s={}", self.base, self.session)
+    }
+
+    /// `GET path`: the status and the body.
+    pub fn get_text(&self, path: &str) -> (u16, String) {
+        get_text(&self.agent, &self.url(path))
+    }
+
+    /// `GET path`: the status, the content type and the body.
+    pub fn get_typed(&self, path: &str) -> (u16, String, String) {
+        let mut response = self.agent.get(self.url(path)).call().expect("GET answered");
+        let kind = response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_string();
+        let status = response.status().as_u16();
+        let body = response.body_mut().read_to_string().expect("a text body");
+        (status, kind, body)
+    }
+
+    /// `GET path`, which must answer 200 with JSON.
+    pub fn get(&self, path: &str) -> Value {
+        let (status, body) = self.get_text(path);
+        assert_eq!(status, 200, "GET {path}: {body}");
+        serde_json::from_str(&body).expect("JSON")
+    }
+
+    /// The game's state.
+    pub fn state(&self) -> Value {
+        self.get("/api/state")
+    }
+
+    /// `POST path` with `body`: the status and the JSON answer.
+    pub fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        post_json(&self.agent, &self.url(path), &body)
+    }
+
+    /// `POST path` with `body`, which must answer 200: the answer.
+    pub fn ok(&self, path: &str, body: Value) -> Value {
+        let (status, state) = self.post(path, body);
+        assert_eq!(status, 200, "POST {path}: {state}");
+        state
+    }
+
+    /// Polls the state until `done` holds (engine moves arrive on their own), for up to 30 s.
+    pub fn wait_for(&self, done: impl Fn(&Value) -> bool) -> Value {
+        let until = Instant::now() + Duration::from_secs(30);
+        loop {
+            let state = self.state();
+            if done(&state) {
+                return state;
+            }
+            assert!(Instant::now() < until, "timed out; state {state}");
+            std::thread::sleep(Duration::from_millis(20));
         }
     }
 }
