@@ -31,8 +31,11 @@ pub const EVAL_LIMIT: i32 = 20_000;
 #[derive(Clone, Debug, Default)]
 struct Slot {
     valid: bool,
-    /// Active inputs from player one's and player two's view, sorted.
+    /// Active inputs from player one's and player two's view, in the game's order.
     features: [Vec<u16>; 2],
+    /// The same inputs as bit sets (bit `i % 64` of word `i / 64`): two positions' differing
+    /// inputs are the set bits of their words' exclusive or.
+    bits: [Vec<u64>; 2],
     /// Hidden sums (biases included) from each view.
     sums: [Vec<i32>; 2],
 }
@@ -125,10 +128,20 @@ impl<G: Evaluate> GameNet<G> {
     }
 
     fn features(pos: &G, slot: &mut Slot) {
-        for (view, list) in slot.features.iter_mut().enumerate() {
+        let words = G::NET_INPUTS.div_ceil(64);
+        for (view, (list, bits)) in slot.features.iter_mut().zip(&mut slot.bits).enumerate() {
             list.clear();
             pos.net_features(view, list);
-            list.sort_unstable();
+            bits.clear();
+            bits.resize(words, 0);
+            for &f in list.iter() {
+                bits[usize::from(f) / 64] |= 1 << (f % 64);
+            }
+            debug_assert_eq!(
+                bits.iter().map(|w| w.count_ones() as usize).sum::<usize>(),
+                list.len(),
+                "a game's net inputs are distinct"
+            );
         }
     }
 
@@ -182,17 +195,12 @@ pub struct NetEvaluator<G> {
     next: Slot,
 }
 
-/// Counts the elements of two sorted lists that are in one but not the other.
-fn difference(a: &[u16], b: &[u16]) -> usize {
-    let (mut i, mut j, mut count) = (0, 0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => (count, i) = (count + 1, i + 1),
-            std::cmp::Ordering::Greater => (count, j) = (count + 1, j + 1),
-            std::cmp::Ordering::Equal => (i, j) = (i + 1, j + 1),
-        }
-    }
-    count + (a.len() - i) + (b.len() - j)
+/// Counts the inputs set in one of two bit sets but not the other.
+fn difference(a: &[u64], b: &[u64]) -> usize {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x ^ y).count_ones() as usize)
+        .sum()
 }
 
 impl<G: Evaluate> NetEvaluator<G> {
@@ -222,8 +230,7 @@ impl<G: Evaluate> NetEvaluator<G> {
         let active = next.features[0].len() + next.features[1].len();
         let cost = |slot: &Slot| {
             slot.valid.then(|| {
-                difference(&slot.features[0], &next.features[0])
-                    + difference(&slot.features[1], &next.features[1])
+                difference(&slot.bits[0], &next.bits[0]) + difference(&slot.bits[1], &next.bits[1])
             })
         };
         let here = cost(&self.slots[ply]);
@@ -238,7 +245,7 @@ impl<G: Evaluate> NetEvaluator<G> {
             Some((from, changed)) if changed < active => {
                 for view in 0..2 {
                     next.sums[view].clone_from(&self.slots[from].sums[view]);
-                    self.apply(view, &self.slots[from].features[view], &mut next);
+                    self.apply(view, &self.slots[from].bits[view], &mut next);
                 }
                 next.valid = true;
             }
@@ -249,35 +256,26 @@ impl<G: Evaluate> NetEvaluator<G> {
         value
     }
 
-    /// Moves `next.sums[view]` from the sums of features `old` to those of its features.
-    fn apply(&self, view: usize, old: &[u16], next: &mut Slot) {
+    /// Moves `next.sums[view]` from the sums of the inputs set in `old` to those of its own.
+    fn apply(&self, view: usize, old: &[u64], next: &mut Slot) {
         let h = self.net.net.header.hidden;
         let weights = &self.net.net.input_weights;
-        let new = &next.features[view];
         let sums = &mut next.sums[view];
-        let mut add = |f: u16, sign: i32| {
-            let w = &weights[usize::from(f) * h..][..h];
-            for (s, &w) in sums.iter_mut().zip(w) {
-                *s += sign * i32::from(w);
-            }
-        };
-        let (mut i, mut j) = (0, 0);
-        while i < old.len() || j < new.len() {
-            match (old.get(i), new.get(j)) {
-                (Some(&a), Some(&b)) if a == b => (i, j) = (i + 1, j + 1),
-                (Some(&a), Some(&b)) if a < b => {
-                    add(a, -1);
-                    i += 1;
+        for (word, (&was, &now)) in old.iter().zip(&next.bits[view]).enumerate() {
+            let mut changed = was ^ now;
+            while changed != 0 {
+                let bit = changed.trailing_zeros() as usize;
+                changed &= changed - 1;
+                let w = &weights[(word * 64 + bit) * h..][..h];
+                if now >> bit & 1 != 0 {
+                    for (s, &w) in sums.iter_mut().zip(w) {
+                        *s += i32::from(w);
+                    }
+                } else {
+                    for (s, &w) in sums.iter_mut().zip(w) {
+                        *s -= i32::from(w);
+                    }
                 }
-                (Some(_), Some(&b)) | (None, Some(&b)) => {
-                    add(b, 1);
-                    j += 1;
-                }
-                (Some(&a), None) => {
-                    add(a, -1);
-                    i += 1;
-                }
-                (None, None) => break,
             }
         }
     }
@@ -317,9 +315,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn difference_counts_what_is_in_one_list_only() {
-        assert_eq!(difference(&[1, 3, 5], &[1, 4, 5, 9]), 3);
-        assert_eq!(difference(&[], &[2, 7]), 2);
-        assert_eq!(difference(&[2, 7], &[2, 7]), 0);
+    fn difference_counts_the_inputs_in_one_set_only() {
+        assert_eq!(difference(&[0b1011, 1], &[0b0110, 1]), 3);
+        assert_eq!(difference(&[0, 0], &[1 << 63, 1]), 2);
+        assert_eq!(difference(&[5, 7], &[5, 7]), 0);
     }
 }
