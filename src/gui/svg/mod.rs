@@ -21,6 +21,8 @@ mod overlay;
 mod sight;
 mod tactigon;
 
+pub(crate) use isaac::tile_code;
+
 use crate::game::{Game, GameId, OptionValues};
 use crate::referee::rules::RuleSet;
 use std::fmt::Write as _;
