@@ -16,7 +16,6 @@
 //!   and any rule of the page's CSS overrides it.
 
 mod isaac;
-mod isaac_panel;
 mod overlay;
 mod sight;
 mod tactigon;
