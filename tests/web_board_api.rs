@@ -1,7 +1,8 @@
 //! The web GUI's board through the server's API, with the real ludus binary as its engine:
 //! resigning (the state, the banner's reason, the export, undo), the move list's `×` and
 //! Sight's long form, Tactigon's trays and gold warning (positions of docs/rules/tactigon.md),
-//! both drawings, Isaac's panel and removals (docs/rules/isaac.md), and the favicon. The drawings themselves are checked in `web_board.rs`.
+//! both drawings, Isaac's panel and removals, and the favicon. The drawings themselves are
+//! checked in `web_board.rs`.
 
 use std::path::PathBuf;
 
