@@ -36,6 +36,7 @@ export class IsaacPicker {
     this.pending = null;
   }
 
+  /** The legal moves by kind: the forced pass, the placements, the removals. */
   static split(legal) {
     return {
       pass: legal.length === 1 && legal[0] === 'pass',
