@@ -1,7 +1,8 @@
 //! The web GUI's board through the server's API, with the real ludus binary as its engine:
 //! resigning (the state, the banner's reason, the export, undo), the move list's `×` and
 //! Sight's long form, Tactigon's trays and gold warning (positions of docs/rules/tactigon.md),
-//! both drawings, and the favicon. The drawings themselves are checked in `web_board.rs`.
+//! both drawings, Isaac's panel and removals, and the favicon. The drawings themselves are
+//! checked in `web_board.rs`.
 
 use std::path::PathBuf;
 
@@ -148,5 +149,54 @@ fn the_state_lists_captures_trays_warnings_and_both_drawings() {
     let (status, kind, icon) = c.get_typed("/favicon.svg");
     assert_eq!((status, kind.as_str()), (200, "image/svg+xml"));
     assert!(icon.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    server.stop();
+}
+
+#[test]
+fn isaac_states_carry_the_panel_and_every_legal_removal_with_its_landing_cells() {
+    let (server, c) = start();
+    let state = new_game(&c, "isaac", "hh");
+    assert_eq!(state["isaac"]["phase"], json!("placement"));
+    assert_eq!(state["isaac"]["players"][1]["hand"], json!([5, 4, 3, 2, 1]));
+    // docs/rules/isaac.md §8 TV5: x5h50 earns 9 from Dark's 10; +4 would land on Light's 14.
+    let state = c.ok(
+        "/api/load",
+        json!({ "text": "fen D3h13,D3v39,D5h50,L3h55,L3v58 00000/00000 d S - 10/85 0/0" }),
+    );
+    let isaac = &state["isaac"];
+    assert_eq!(isaac["status"], json!("Dark to move"));
+    assert_eq!(isaac["players"][1]["counter"], json!("14"));
+    let removals = isaac["removals"].as_array().expect("removals");
+    let legal: Vec<&str> = state["legal"]
+        .as_array()
+        .expect("legal")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    // Every advance the panel offers but the collision is a legal move, and no other.
+    let mut offered = Vec::new();
+    for r in removals {
+        let tile = r["tile"].as_str().expect("tile");
+        let cells = r["cells"].as_array().expect("cells");
+        assert_eq!(
+            cells.len() as u64,
+            r["earned"].as_u64().expect("earned") + 1
+        );
+        for k in 0..cells.len() {
+            if r["collision"]["advance"] != json!(k) {
+                offered.push(format!("x{tile}+{k}"));
+            }
+        }
+    }
+    assert_eq!(offered, legal);
+    let r = &removals[1];
+    assert_eq!((&r["tile"], &r["earned"]), (&json!("5h50"), &json!(9)));
+    assert_eq!(r["collision"], json!({ "advance": 4, "cell": "14" }));
+    assert_eq!(
+        (&r["cells"][0], &r["cells"][9]),
+        (&json!("10"), &json!("19"))
+    );
+    // Other games have no Isaac field.
+    assert_eq!(new_game(&c, "sight", "hh")["isaac"], Value::Null);
     server.stop();
 }

@@ -4,7 +4,9 @@
 // the server, drawn from both sides; the page marks a person's choices and the engine's ideas
 // on it (board.js) and keeps the person's preferences (prefs.js).
 
-import { IsaacPicker, SquarePicker, moveCells } from './moves.js';
+import { SquarePicker, moveCells } from './moves.js';
+import { IsaacPicker } from './isaac.js';
+import { drawIsaacMarks, initIsaac, renderIsaac } from './isaac-ui.js';
 import { openNewGame, initNewGame } from './dialog.js';
 import { clearAnalysis, showInfo, pvMoves } from './analysis.js';
 import { animateMove, applyMarks, drawArrows } from './board.js';
@@ -27,8 +29,9 @@ let picker = null;
 let drawnSvg = null;
 let showPv = false;
 let flipped = storedFlip();
-let hover = [];
 let resignArmed = null;
+/** How the last press on the board was made: `mouse`, `touch` or `pen`. */
+let pointer = 'mouse';
 
 /** POSTs a JSON action; the answer is the new state, or an error shown to the person. */
 async function post(path, body = {}) {
@@ -117,7 +120,7 @@ function render() {
   renderBoard();
   renderStatus();
   renderBanner();
-  renderIsaac();
+  renderIsaac(s, picker, { act, render, flipped: () => flipped });
   renderMarks();
   renderMoves();
   renderTrays();
@@ -186,39 +189,6 @@ function renderBanner() {
   banner.className = s.result === 'draw' ? 'draw' : 'win';
 }
 
-function renderIsaac() {
-  const box = $('isaac-controls');
-  const s = state;
-  const active = s.game === 'isaac' && s.human_to_move;
-  box.hidden = !active;
-  if (!active) return;
-  const c = picker.controls(s.legal);
-  $('pass-row').hidden = !c.pass;
-  $('place-row').hidden = !c.placing;
-  $('remove-row').hidden = !c.removing;
-  const buttons = (id, values, current, enabled, onPick, label) => {
-    const host = $(id);
-    host.replaceChildren(...values.map((v) => {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.textContent = label(v);
-      b.dataset.value = String(v);
-      b.disabled = !enabled.includes(v);
-      b.classList.toggle('chosen', v === current);
-      b.addEventListener('click', () => onPick(v));
-      return b;
-    }));
-  };
-  buttons('size-buttons', [3, 4, 5, 6, 7], c.size, c.sizes, (v) => { picker.size = v; render(); }, String);
-  buttons('orient-buttons', ['h', 'v'], c.orient, c.orients, (v) => { picker.orient = v; render(); },
-    (v) => (v === 'h' ? 'h (→)' : 'v (↑)'));
-  buttons('advance-buttons', c.advances, null, c.advances, (k) => act(picker.advance(k, s.legal)),
-    (k) => `+${k}`);
-  $('remove-help').textContent = c.tile
-    ? `Remove ${c.tile}; your counter advances:`
-    : 'Click one of your tiles to remove it';
-}
-
 /** The person's choices on the board, the hint and the engine's line (arrows, ghosts). */
 function renderMarks() {
   const s = state;
@@ -232,13 +202,14 @@ function renderMarks() {
     const m = picker.marks(s.legal);
     marks.legal = m.legal;
     marks.selected = m.selected;
-    marks.preview = hover;
+    marks.preview = m.preview ?? [];
     dots = m.dots;
   }
   applyMarks(board, marks, dots);
   const items = pv.map((mv, i) => ({ mv, kind: 'pv', n: i + 1 }));
   if (s.hint) items.push({ mv: s.hint, kind: 'hint' });
   drawArrows(board.querySelector('svg'), s.game, items);
+  drawIsaacMarks(board.querySelector('svg'), s, picker);
 }
 
 /** A small picture of a Tactigon piece of `side` (`p1`, `p2`) for the trays. */
@@ -303,16 +274,14 @@ function onBoardClick(event) {
   if (!state || !target) return;
   if (state.gameover) { say('The game is over: start a new one', 'warn'); return; }
   if (!state.human_to_move) { say(`Wait: it is ${state.engine}'s turn`, 'warn'); return; }
-  act(picker.click(target.dataset.cell, state.legal));
+  act(picker.click(target.dataset.cell, state.legal, (event.pointerType || pointer) !== 'mouse'));
 }
 
+/** The mouse over a cell: Isaac shows the tile a click there would place. */
 function onBoardHover(event) {
-  if (!state || state.game !== 'isaac' || !state.human_to_move) return;
-  const target = event.target.closest('[data-cell]');
-  const next = target ? picker.preview(target.dataset.cell, state.legal) : [];
-  if (next.join() === hover.join()) return;
-  hover = next;
-  renderMarks();
+  if (!state || !picker.hover || !state.human_to_move || event.pointerType !== 'mouse') return;
+  const target = event.target.closest?.('[data-cell]');
+  if (picker.hover(target ? target.dataset.cell : null, state.legal)) renderMarks();
 }
 
 /** Resigns after a second click within a few seconds (the first one asks). */
@@ -329,13 +298,19 @@ function onResign() {
   resignArmed = setTimeout(() => { resignArmed = null; button.textContent = 'Resign'; }, RESIGN_CONFIRM_MS);
 }
 
-/** Keys: `f` turns the board (not while typing or with a dialog open). */
+/** Isaac: turns the tile to place (the key `r`). */
+function rotate() {
+  if (state?.human_to_move && picker.rotate?.(state.legal)) render();
+}
+
+/** Keys: `f` turns the board, `r` Isaac's tile (not while typing or with a dialog open). */
 function onKey(event) {
-  if (event.key !== 'f' || event.ctrlKey || event.metaKey || event.altKey) return;
+  const action = { f: flip, r: rotate }[event.key];
+  if (!action || event.ctrlKey || event.metaKey || event.altKey) return;
   if (event.target.closest?.('input, textarea, select, [contenteditable]')) return;
   if ($('new-dialog').open) return;
   event.preventDefault();
-  flip();
+  action();
 }
 
 async function copyPosition() {
@@ -401,8 +376,12 @@ async function main() {
   initNewGame(setup, async (body) => (await post('/api/new', body)) !== null);
   $('btn-new').addEventListener('click', () => openNewGame(state));
   $('board').addEventListener('click', onBoardClick);
-  $('board').addEventListener('mouseover', onBoardHover);
-  $('board').addEventListener('mouseleave', () => { hover = []; if (state) renderMarks(); });
+  $('board').addEventListener('pointerdown', (e) => { pointer = e.pointerType; });
+  $('board').addEventListener('pointerover', onBoardHover);
+  $('board').addEventListener('pointerleave', (e) => {
+    if (state && e.pointerType === 'mouse' && picker.hover?.(null, state.legal)) renderMarks();
+  });
+  initIsaac(() => state, () => picker, { act, render });
   $('btn-undo').addEventListener('click', () => post('/api/undo'));
   $('btn-redo').addEventListener('click', () => post('/api/redo'));
   $('btn-hint').addEventListener('click', () => post('/api/hint'));

@@ -33,15 +33,16 @@ test('flip turns the board; clicks after it still play the intended moves', asyn
   await page.keyboard.press('f');
   await page.waitForFunction(() => document.body.dataset.flipped === 'false');
 
-  // Isaac seen from Light: the clicked cell is the tile's lowest cell in Light's frame.
+  // Isaac seen from Light: the tile covers the clicked cell, as everywhere.
   await newGame(page, { game: 'isaac', mode: 'hh' });
   await page.keyboard.press('f');
   await page.waitForFunction(() => document.body.dataset.flipped === 'true');
   assert.ok((await cellCentre(page, '99')).y > (await cellCentre(page, '00')).y, 'Dark 99 (Light 00) below');
   assert.ok((await cellCentre(page, '99')).x < (await cellCentre(page, '90')).x, 'Light 00 on the left');
+  assert.match(await page.$eval('#isaac-panel .note', (n) => n.textContent), /^Seen from Light\./);
   await page.click('#size-buttons button[data-value="3"]');
-  await page.click('#orient-buttons button[data-value="h"]');
-  await clickCell(page, '02');
+  if (await page.$eval('#btn-rotate', (b) => b.dataset.orient) !== 'h') await page.click('#btn-rotate');
+  await clickCell(page, '01');
   await waitPly(page, 1);
   assert.deepEqual(page.posted, ['d6-c11', '3h00']);
   assert.equal(await page.$$eval('#board .tile[data-tile="3h00"]', (t) => t.length), 1);

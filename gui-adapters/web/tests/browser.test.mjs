@@ -69,22 +69,22 @@ test('tactigon: a piece then a highlighted cell; the engine replies', async () =
   await page.close();
 });
 
-test('isaac: size, orientation and anchor place a tile; the engine replies', async () => {
+test('isaac: size, orientation and a cell place a tile; the engine replies', async () => {
   const page = await openPage();
   await newGame(page, { game: 'isaac' });
   await page.click('#size-buttons button[data-value="7"]');
-  await page.click('#orient-buttons button[data-value="v"]');
-  const anchors = await legalCells(page);
-  assert.ok(anchors.includes('00') && !anchors.includes('90'), 'a 7v tile fits only low');
-  await clickCell(page, '00');
+  if (await page.$eval('#btn-rotate', (b) => b.dataset.orient) !== 'v') await page.click('#btn-rotate');
+  assert.equal(await page.$eval('#btn-rotate', (b) => b.dataset.orient), 'v');
+  assert.equal((await legalCells(page)).length, 100, 'a 7v tile can cover any cell');
+  await clickCell(page, '30');
   await waitPly(page, 2);
-  assert.equal(page.posted[0], '7v00');
+  assert.equal(page.posted[0], '7v00', 'centred on 30');
   assert.equal(await page.$$eval('#board .tile', (t) => t.length), 2);
   await waitHumanTurn(page);
   await page.click('#size-buttons button[data-value="3"]');
-  await page.click('#orient-buttons button[data-value="h"]');
-  const [anchor] = await legalCells(page);
-  await clickCell(page, anchor);
+  if (await page.$eval('#btn-rotate', (b) => b.dataset.orient) !== 'h') await page.click('#btn-rotate');
+  const [cell] = await legalCells(page);
+  await clickCell(page, cell);
   await waitPly(page, 4);
   await waitHumanTurn(page);
   await shot(page, 'isaac');
@@ -188,10 +188,11 @@ test('isaac: a forced pass, then a removal with its advance', async () => {
     await page.$$eval('#board .cell.selected', (s) => s.map((e) => e.dataset.cell).sort()),
     ['50', '51', '52', '53', '54'],
   );
-  const advances = await page.$$eval('#advance-buttons button', (b) => b.map((e) => e.dataset.value));
-  assert.ok(advances.includes('5') && !advances.includes('4'), `advances ${advances}`);
+  assert.equal(await page.$eval('#adv-value', (v) => v.textContent), '+9');
+  for (let i = 0; i < 4; i++) await page.click('#adv-down');
+  assert.equal(await page.$eval('#adv-value', (v) => v.textContent), '+5');
   await shot(page, 'isaac-removal');
-  await page.click('#advance-buttons button[data-value="5"]');
+  await page.click('#btn-remove');
   await waitPly(page, 1);
   assert.deepEqual(page.posted, ['pass', 'x5h50+5']);
   await page.close();

@@ -15,8 +15,21 @@ export const LUDUS = process.env.LUDUS;
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const SHOTS = resolve(process.env.SCREENSHOT_DIR || '../../../target/browser-screenshots');
 const TIMEOUT = 30_000;
+/** The screens the layout is tested on: a desktop's, and a phone's with touch. */
+export const SCREENS = {
+  desktop: { viewport: { width: 1280, height: 800 } },
+  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 },
+};
+/** Isaac's scoring phase: Dark to remove; 4h23 earns 3 × 2 × 4 = 24 (docs/rules/isaac.md TV4, more tiles). */
+export const ISAAC_SCORING = 'fen L3v07,L3v09,L3h20,D4h23,D3v31,D3h33,L4v38,L3v46,D5h60,D3h70,'
+  + 'D3h75,D4h85,L5h90 00000/00000 d S - 28/79 3/0';
+
 
 let context;
+/** A browser for contexts of other screens (a phone's size, touch), started when first asked. */
+let other = null;
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** The browser context of this test file. */
 export const browserContext = () => context;
@@ -29,21 +42,32 @@ before(async () => {
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: ARGS,
     viewport: { width: 1280, height: 900 },
   });
   context.setDefaultTimeout(TIMEOUT);
 });
 
 after(async () => {
+  await other?.close();
   await context?.close();
   if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
-/** A fresh page on the GUI (at `url`), with the moves it POSTs recorded. */
-export async function openPage(url = BASE_URL) {
-  const page = await context.newPage();
+/**
+ * A browser context with `options` (a viewport, `hasTouch`, `isMobile`: a phone), in a
+ * second browser; the caller closes it.
+ */
+export async function newContext(options) {
+  other ??= await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  const made = await other.newContext(options);
+  made.setDefaultTimeout(TIMEOUT);
+  return made;
+}
+
+/** A fresh page on the GUI (at `url`, in `ctx`), with the moves it POSTs recorded. */
+export async function openPage(url = BASE_URL, ctx = context) {
+  const page = await ctx.newPage();
   page.posted = [];
   page.on('request', (r) => {
     if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/move') page.posted.push(r.postDataJSON().move);
@@ -107,8 +131,8 @@ export async function clickSomeMove(page) {
   await waitPly(page, before + 1);
 }
 
-export async function shot(page, name) {
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+export async function shot(page, name, fullPage = true) {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
 }
 
 /** Loads a position of the current game (`fen …`) and waits until it is shown. */

@@ -2,7 +2,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { IsaacPicker, SquarePicker, moveCells, tileCells } from '../moves.js';
+import { SquarePicker, moveCells, tileCells } from '../moves.js';
+import { IsaacPicker } from '../isaac.js';
 
 test('moves name the cells they touch', () => {
   assert.deepEqual(tileCells('3h07'), ['07', '08', '09']);
@@ -29,45 +30,90 @@ test('sight and tactigon: a point, or a piece then a target', () => {
   assert.match(p.click('a1', legal).message, /no legal move starts here/);
 });
 
-test('isaac: size and orientation pick the anchors; a tile then an advance', () => {
+/** Every legal placement of `size` and `orient` on an empty board. */
+function emptyBoard(size, orient) {
+  const out = [];
+  for (let a = 0; a < 100; a++) {
+    const fits = orient === 'h' ? a % 10 <= 10 - size : Math.floor(a / 10) <= 10 - size;
+    if (fits) out.push(`${size}${orient}${String(a).padStart(2, '0')}`);
+  }
+  return out;
+}
+
+test('isaac: any cell places the tile centred on it, else the nearest that fits', () => {
   const p = new IsaacPicker();
-  const legal = ['3h00', '3h01', '3v00', '7v00'];
+  const legal = [...emptyBoard(3, 'h'), ...emptyBoard(3, 'v'), ...emptyBoard(4, 'h')];
   const c = p.controls(legal);
-  assert.deepEqual([c.sizes, c.size, c.orients, c.orient], [[3, 7], 7, ['v'], 'v']);
-  assert.deepEqual(p.marks(legal).legal, ['00']);
+  assert.deepEqual([c.sizes, c.size, c.orients, c.orient], [[3, 4], 4, ['h'], 'h']);
+  p.size = 3;
+  assert.equal(p.placementAt('45', legal), '3h44', 'centred on 45');
+  assert.equal(p.placementAt('40', legal), '3h40', 'at the edge: the nearest that fits');
+  assert.equal(p.placementAt('09', legal), '3h07');
+  p.size = 4;
+  assert.equal(p.placementAt('45', legal), '4h44', 'an even tile reaches to the right');
+  p.flipped = true;
+  assert.equal(p.placementAt('45', legal), '4h43', 'seen from Light, right is down the numbers');
+  p.flipped = false;
+  // Cells taken: only placements that are legal, still covering the cell.
+  const gap = ['3h41', '3h42', '3v45'];
   p.size = 3;
   p.orient = 'h';
-  assert.deepEqual(p.marks(legal).legal, ['00', '01']);
-  assert.deepEqual(p.click('01', legal), { play: '3h01' });
-  assert.match(p.click('02', legal).message, /cannot have its lowest cell at 02/);
-  assert.deepEqual(p.preview('00', legal), ['00', '01', '02']);
-
-  const removals = ['x5h50+0', 'x5h50+5', 'x3h13+2'];
-  assert.deepEqual(p.marks(removals).legal.sort(), ['13', '14', '15', '50', '51', '52', '53', '54']);
-  assert.deepEqual(p.click('52', removals), {});
-  assert.deepEqual(p.controls(removals).advances, [0, 5]);
-  assert.match(p.advance(4, removals).message, /not a legal move/);
-  assert.deepEqual(p.advance(5, removals), { play: 'x5h50+5' });
-  assert.match(p.click('99', removals).message, /none of your removable tiles/);
-  assert.equal(p.controls(['pass']).pass, true);
-  assert.match(p.click('00', ['pass']).message, /Pass/);
+  assert.equal(p.placementAt('42', gap), '3h41');
+  assert.equal(p.placementAt('44', gap), '3h42');
+  assert.equal(p.placementAt('47', gap), null);
+  assert.deepEqual(p.click('47', gap), { message: 'No 3h tile fits over 47: choose another size, or turn it (r)' });
+  // The mouse shows the tile a click places; a click places it.
+  assert.equal(p.hover('44', gap), true);
+  assert.deepEqual(p.marks(gap).preview, ['42', '43', '44']);
+  assert.deepEqual(p.click('44', gap), { play: '3h42' });
+  assert.deepEqual(p.marks(gap).legal.sort(), ['41', '42', '43', '44']);
 });
 
-test('isaac seen from Light: the clicked cell is the tile\'s lowest cell in Light\'s frame', () => {
+test('isaac on a touch screen: a tap shows the tile, a tap on it places it', () => {
   const p = new IsaacPicker();
-  p.flipped = true;
-  const legal = ['3h00', '3h01', '3v00', '3v70', '7v00'];
+  const legal = emptyBoard(3, 'h').concat(emptyBoard(3, 'v'));
   p.controls(legal);
-  p.size = 3;
-  p.orient = 'h';
-  // 3h00 covers 00 01 02: seen from Light, its first cell is 02 (Light's 97).
-  assert.deepEqual(p.marks(legal).legal, ['02', '03']);
-  assert.deepEqual(p.click('02', legal), { play: '3h00' });
-  assert.deepEqual(p.click('03', legal), { play: '3h01' });
-  assert.match(p.click('00', legal).message, /cannot have its lowest cell at 00/);
-  assert.deepEqual(p.preview('02', legal), ['00', '01', '02']);
-  p.orient = 'v';
-  assert.deepEqual(p.marks(legal).legal, ['20', '90']);
-  assert.deepEqual(p.click('90', legal), { play: '3v70' });
-  assert.match(p.click('10', legal).message, /cannot have its lowest cell/);
+  assert.match(p.click('45', legal, true).message, /Tap the tile again to place 3h44/);
+  assert.deepEqual(p.marks(legal).preview, ['44', '45', '46']);
+  assert.match(p.click('60', legal, true).message, /3h60/, 'a tap elsewhere moves it');
+  assert.deepEqual(p.marks(legal).preview, ['60', '61', '62']);
+  assert.equal(p.rotate(legal), true);
+  assert.equal(p.orient, 'v');
+  assert.deepEqual(p.marks(legal).preview, ['51', '61', '71'], 'turned round its middle cell');
+  assert.deepEqual(p.click('71', legal, true), { play: '3v51' });
+  assert.deepEqual(p.marks(legal).preview, []);
+  assert.equal(p.rotate(['3h00']), false, 'no other way to turn');
+});
+
+test('isaac: a hint chooses its size and orientation, or its tile and advance', () => {
+  const p = new IsaacPicker();
+  const legal = [...emptyBoard(3, 'h'), ...emptyBoard(5, 'h'), ...emptyBoard(5, 'v')];
+  p.controls(legal);
+  assert.equal(p.followHint('5v23', legal), true);
+  assert.deepEqual([p.size, p.orient], [5, 'v']);
+  assert.equal(p.followHint('5v23', legal), false, 'only once');
+  const removals = ['x5h50+0', 'x5h50+1', 'x5h50+2', 'x5h50+3', 'x5h50+5', 'x3h13+2'];
+  assert.equal(p.followHint('x5h50+3', removals), true);
+  assert.deepEqual([p.tile, p.advance], ['5h50', 3]);
+});
+
+test('isaac removals: a tile, then a legal advance on the stepper', () => {
+  const p = new IsaacPicker();
+  const legal = ['x5h50+0', 'x5h50+1', 'x5h50+2', 'x5h50+3', 'x5h50+5', 'x3h13+2'];
+  assert.deepEqual(p.marks(legal).legal.sort(), ['13', '14', '15', '50', '51', '52', '53', '54']);
+  assert.deepEqual(p.click('52', legal), {});
+  const c = p.controls(legal);
+  assert.deepEqual([c.tile, c.advances, c.advance], ['5h50', [0, 1, 2, 3, 5], 5], 'the largest first');
+  p.step(legal, -1);
+  assert.equal(p.advance, 3, '4 is skipped (it would land on the other counter)');
+  p.step(legal, 0, 4);
+  assert.equal(p.advance, 5, 'a slider on 4 snaps to the nearer, larger legal advance');
+  p.step(legal, -10);
+  assert.equal(p.advance, 0);
+  p.step(legal, 1);
+  assert.deepEqual(p.removal(legal), { play: 'x5h50+1' });
+  assert.equal(p.tile, null);
+  assert.match(p.click('99', legal).message, /none of your removable tiles/);
+  assert.equal(p.controls(['pass']).pass, true);
+  assert.match(p.click('00', ['pass']).message, /Pass/);
 });

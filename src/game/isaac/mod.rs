@@ -10,12 +10,14 @@
 mod eval;
 mod features;
 mod notation;
+mod removal;
 mod rules;
 pub mod tables;
 
 use crate::game::{
     Game, OptionSpec, OptionValues, Outcome, PackedMove, ParseError, Player, zobrist,
 };
+pub use removal::RemovalPreview;
 pub use rules::IsaacRules;
 use tables::{SIZES, START_COUNTS, run_mask};
 
@@ -188,8 +190,7 @@ impl Isaac {
 
     /// The Dark-frame cell of `player`'s counter in the scoring phase (`None` at 100 or more).
     pub fn counter_cell(&self, player: Player) -> Option<usize> {
-        let s = self.scores[player.index()] as usize;
-        (s < 100).then(|| if player == Player::One { s } else { 99 - s })
+        Isaac::score_cell(player, self.scores[player.index()] as u32)
     }
 
     /// Cells holding a counter (scoring phase only; empty in placement).

@@ -4,12 +4,13 @@
 //! (units) and left (tens) edges and in each cell's top-left corner, the far player's (99 − n)
 //! on the top and right edges and in each cell's bottom-right corner. Each tile is one
 //! rectangle over its cells with its size written on it; the score counters are markers on
-//! their cells; a panel on the right ([`super::isaac_panel`]) gives the phase, the side to
-//! move, and each player's score, floor, hand and pass state. The last tile placed is outlined,
-//! the place of the last tile removed is shaded and outlined dashed, and the points it won show
-//! as a badge on its owner's counter.
+//! their cells. The last tile placed is outlined, the place of the last tile removed is shaded
+//! and outlined dashed, and the points it won show as a badge on its owner's counter. The
+//! drawing is the board alone, so that it fills a phone's width: the phase, the scores, floors
+//! and hands are in the web page's panel (`isaac` in its state, `src/gui/web/isaac.rs`).
+//! Every text is at least 16 units high: at the 34-pixel cells of a phone (0.71 pixel per
+//! unit) that is 11 pixels.
 
-use super::isaac_panel::draw_panel;
 use super::overlay::{arrow_defs, arrow_layer, badge, legal_dot, outline};
 use super::{Scene, Svg};
 use crate::game::Player;
@@ -19,46 +20,32 @@ use crate::gui::happened::isaac_gain;
 /// Side of one cell.
 const CELL: f64 = 48.0;
 /// Room on each side of the grid for the edge coordinates.
-pub(super) const EDGE: f64 = 40.0;
+const EDGE: f64 = 26.0;
 /// Gap between a tile's border and its cells' borders.
 const INSET: f64 = 3.5;
-/// Left edge of the side panel.
-pub(super) const PANEL_X: f64 = 2.0 * EDGE + 10.0 * CELL + 16.0;
-/// Width of the side panel.
-pub(super) const PANEL_W: f64 = 270.0;
 
 const CSS: &str = "\
 :where({B} .bg){fill:#f6f2e8}
 :where({B} .grid){fill:#d8c39a;stroke:#7a6440;stroke-width:2}
 :where({B} .gridline){stroke:#7a6440;stroke-width:1}
-:where({B} .coord){font-size:15px;text-anchor:middle;dominant-baseline:central}
+:where({B} .coord){font-size:16px;text-anchor:middle;dominant-baseline:central}
 :where({B} .coord.d,{B} .num.d){fill:#1d1d1d;font-weight:bold}
 :where({B} .coord.l,{B} .num.l){fill:#8c5a12;font-style:italic}
-:where({B} .num){font-size:9.5px}
+:where({B} .num){font-size:16px;font-weight:normal;opacity:.8}
 :where({B} .num.on-dark){fill:#d8d8d8}
 :where({B} .num.l.on-dark){fill:#f0c27a}
 :where({B} .tile){stroke-width:2}
 :where({B} .tile.d){fill:#343434;stroke:#000}
 :where({B} .tile.l){fill:#fbf8f0;stroke:#6d6d6d}
-:where({B} .tile-size){font-size:21px;font-weight:bold;text-anchor:middle;dominant-baseline:central}
+:where({B} .tile-size){font-size:22px;font-weight:bold;text-anchor:middle;dominant-baseline:central}
 :where({B} .tile-size.d){fill:#fafafa}
 :where({B} .tile-size.l){fill:#222}
 :where({B} .counter){stroke:#d4a017;stroke-width:4}
 :where({B} .counter.d){fill:#000}
 :where({B} .counter.l){fill:#fff}
-:where({B} .counter-label){font-size:13px;font-weight:bold;text-anchor:middle;dominant-baseline:central}
+:where({B} .counter-label){font-size:16px;font-weight:bold;text-anchor:middle;dominant-baseline:central}
 :where({B} .counter-label.d){fill:#fff}
 :where({B} .counter-label.l){fill:#000}
-:where({B} .panel){fill:#fffdf8;stroke:#b9a77f;stroke-width:1.5}
-:where({B} .panel-title){font-size:20px;font-weight:bold;fill:#222}
-:where({B} .panel-text){font-size:15px;fill:#222}
-:where({B} .panel-small){font-size:12px;fill:#555}
-:where({B} .player-name){font-size:17px;font-weight:bold;fill:#222}
-:where({B} .swatch.d){fill:#343434;stroke:#000}
-:where({B} .swatch.l){fill:#fbf8f0;stroke:#6d6d6d}
-:where({B} .hand){font-size:14px;text-anchor:middle;fill:#222}
-:where({B} .hand-head){font-size:12px;text-anchor:middle;fill:#777}
-:where({B} .tag){font-size:13px;font-weight:bold;fill:#b3261e}
 ";
 
 /// The top-left corner on screen of Dark-frame cell `i`, seen from Dark's seat or, flipped,
@@ -70,18 +57,10 @@ fn corner(i: usize, flipped: bool) -> (f64, f64) {
 }
 
 /// The class suffix of an owner: `d` for Dark, `l` for Light.
-pub(super) fn seat(p: Player) -> &'static str {
+fn seat(p: Player) -> &'static str {
     match p {
         Player::One => "d",
         Player::Two => "l",
-    }
-}
-
-/// A player's name.
-pub(super) fn name(p: Player) -> &'static str {
-    match p {
-        Player::One => "Dark",
-        Player::Two => "Light",
     }
 }
 
@@ -146,7 +125,7 @@ fn tile_cells(t: Tile) -> Vec<usize> {
 pub(super) fn draw(pos: &Isaac, scene: &Scene<Isaac>) -> String {
     let flip = scene.flipped;
     let grid = 10.0 * CELL;
-    let (w, h) = (PANEL_X + PANEL_W + 12.0, 2.0 * EDGE + grid);
+    let (w, h) = (2.0 * EDGE + grid, 2.0 * EDGE + grid);
     let mut svg = Svg::new("isaac", w, h, CSS);
     arrow_defs(&mut svg);
     svg.rect((0.0, 0.0, w, h), "bg", &[]);
@@ -208,8 +187,15 @@ pub(super) fn draw(pos: &Isaac, scene: &Scene<Isaac>) -> String {
             &[("data-tile", &code), ("rx", "6")],
         );
         let (x, y, tw, th) = rect;
+        // A vertical tile's size goes in the middle of a cell, clear of the cell numbers by
+        // the cells' edges (an even tile's middle is such an edge).
+        let cy = if t.vertical {
+            corner(cells[(cells.len() - 1) / 2], flip).1 + CELL / 2.0
+        } else {
+            y + th / 2.0
+        };
         svg.text(
-            (x + tw / 2.0, y + th / 2.0),
+            (x + tw / 2.0, cy),
             &format!("tile-size {owner}"),
             &t.size.to_string(),
             &[],
@@ -236,10 +222,10 @@ pub(super) fn draw(pos: &Isaac, scene: &Scene<Isaac>) -> String {
         };
         let extra = [("text-anchor", "start")];
         let class = format!("num {}{shade}", near.0);
-        svg.text((x + 5.0, y + 13.0), &class, &near.1, &extra);
+        svg.text((x + 3.0, y + 15.0), &class, &near.1, &extra);
         let extra = [("text-anchor", "end")];
         let class = format!("num {}{shade}", far.0);
-        svg.text((x + CELL - 5.0, y + CELL - 6.0), &class, &far.1, &extra);
+        svg.text((x + CELL - 3.0, y + CELL - 4.0), &class, &far.1, &extra);
     }
     svg.close_group();
 
@@ -289,7 +275,6 @@ pub(super) fn draw(pos: &Isaac, scene: &Scene<Isaac>) -> String {
     }
     svg.close_group();
 
-    draw_panel(&mut svg, pos, h, flip);
     svg.finish()
 }
 
@@ -374,10 +359,9 @@ mod tests {
         assert_eq!(count(&svg, "data-cell=\"100\""), 0);
         assert_eq!(count(&svg, "class=\"tile "), 0);
         assert_eq!(count(&svg, "class=\"counter "), 0);
-        assert_eq!(count(&svg, "class=\"hand d\""), 5);
-        assert!(svg.contains("data-size=\"7\">×1</text>"));
-        assert!(svg.contains("Placement phase"));
-        assert!(svg.contains("Dark to move"));
+        // The board alone: the phase, scores and hands are the page's (src/gui/web/isaac.rs).
+        assert!(svg.contains("viewBox=\"0 0 532 532\""));
+        assert!(!svg.contains("Placement phase") && !svg.contains("Dark to move"));
         // Both frames: cell 23 is Light's 76.
         assert!(svg.contains(">23</text>") && svg.contains(">76</text>"));
         Ok(())
@@ -398,9 +382,6 @@ mod tests {
         assert!(svg.contains("data-cell=\"51\" data-covered-by=\"3v31\""));
         assert!(svg.contains("class=\"counter d\" data-score=\"28\""));
         assert!(svg.contains("class=\"counter l\" data-score=\"79\""));
-        assert!(svg.contains("score 28 (cell 28) · floor 3"));
-        assert!(svg.contains("score 79 (cell 20) · floor 0"));
-        assert!(svg.contains("Scoring phase"));
         Ok(())
     }
 
@@ -413,18 +394,15 @@ mod tests {
         let svg = draw(fen)?;
         assert_eq!(count(&svg, "class=\"tile d\""), 11);
         assert_eq!(count(&svg, "class=\"tile l\""), 13);
-        assert_eq!(count(&svg, "class=\"tag l\">passed"), 1);
         assert_eq!(count(&svg, "class=\"counter "), 0);
         assert_eq!(count(&svg, "data-covered-by="), 97);
         Ok(())
     }
 
     #[test]
-    fn finished_game_shows_the_winner() -> Result<(), String> {
+    fn a_counter_at_100_is_off_the_board() -> Result<(), String> {
         // TV6 after `x4h60+5`: Dark wins 100–1, its counter is off the board.
         let svg = draw("L3v64,L3h65,L3v68,D3v69 00000/00000 - E - 100/1 4/0")?;
-        assert!(svg.contains("Dark wins 100–1"));
-        assert!(svg.contains("score 100 (off the board)"));
         assert_eq!(count(&svg, "class=\"counter d\""), 0);
         assert_eq!(count(&svg, "class=\"counter l\""), 1);
         Ok(())

@@ -16,10 +16,11 @@
 //!   and any rule of the page's CSS overrides it.
 
 mod isaac;
-mod isaac_panel;
 mod overlay;
 mod sight;
 mod tactigon;
+
+pub(crate) use isaac::tile_code;
 
 use crate::game::{Game, GameId, OptionValues};
 use crate::referee::rules::RuleSet;

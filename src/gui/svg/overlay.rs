@@ -28,7 +28,7 @@ pub(super) const OVERLAY_CSS: &str = "\
 :where({B} .ring.selected){stroke:#d08a00;stroke-width:5;stroke-dasharray:none}
 :where({B} .badge){pointer-events:none}
 :where({B} .badge circle){stroke:#fff;stroke-width:1.5}
-:where({B} .badge text){font-size:13px;font-weight:bold;fill:#fff;text-anchor:middle;dominant-baseline:central}
+:where({B} .badge text){font-size:16px;font-weight:bold;fill:#fff;text-anchor:middle;dominant-baseline:central}
 :where({B} .capture circle){fill:#c62828}
 :where({B} .grown circle,{B} .gain circle){fill:#2e7d32}
 :where({B} .stuck){fill:none;stroke:#c62828;stroke-width:3;stroke-dasharray:4 3;pointer-events:none}
@@ -40,7 +40,7 @@ pub(super) const OVERLAY_CSS: &str = "\
 :where({B} .ghost){stroke-width:3;stroke-dasharray:6 3;pointer-events:none}
 :where({B} .ghost.hint){fill:rgba(230,110,0,.3);stroke:rgba(230,110,0,.9)}
 :where({B} .ghost.pv){fill:rgba(21,120,27,.25);stroke:rgba(21,120,27,.8)}
-:where({B} .arrow-label){font-size:15px;font-weight:bold;fill:#fff;stroke:#0b4a10;stroke-width:3px;paint-order:stroke;text-anchor:middle;dominant-baseline:central}
+:where({B} .arrow-label){font-size:17px;font-weight:bold;fill:#fff;stroke:#0b4a10;stroke-width:3px;paint-order:stroke;text-anchor:middle;dominant-baseline:central}
 ";
 
 /// The arrowheads of the hint and of the engine's line, and the empty group the page draws
@@ -72,7 +72,7 @@ pub(super) fn badge(svg: &mut Svg, (x, y): (f64, f64), kind: &str, text: &str, c
         "<g class=\"badge {kind}\" {attr}=\"{}\">",
         super::escape(cell)
     ));
-    svg.circle(x, y, 11.0, "", &[]);
+    svg.circle(x, y, 14.0, "", &[]);
     svg.text((x, y), "", text, &[]);
     svg.raw(&format!(
         "<title>{}</title></g>",

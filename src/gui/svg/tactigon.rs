@@ -32,7 +32,7 @@ const CSS: &str = "\
 :where({B} .hex.blue){fill:#cfdcf3}
 :where({B} .hex.mid){fill:#d9eef2}
 :where({B} .hex.gold){fill:#f2c530;stroke:#a97c00;stroke-width:3}
-:where({B} .name){font-size:11px;fill:#444;text-anchor:middle}
+:where({B} .name){font-size:16px;fill:#444;text-anchor:middle}
 :where({B} .piece){stroke-width:2.5;stroke-linejoin:round}
 :where({B} .piece.p1){fill:#d0342c;stroke:#6e0f0a}
 :where({B} .piece.p2){fill:#2f6fd6;stroke:#0c2e66}
@@ -123,7 +123,7 @@ pub(super) fn draw(pos: &Tactigon, scene: &Scene<Tactigon>) -> String {
     svg.open_group("names");
     for cell in 0..CELLS {
         let (cx, cy) = cell_centre(cell, flip);
-        svg.text((cx, cy - HEX * 0.58), "name", &cell_name(cell), &[]);
+        svg.text((cx, cy - HEX * 0.5), "name", &cell_name(cell), &[]);
     }
     svg.close_group();
 

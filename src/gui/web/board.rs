@@ -1,14 +1,16 @@
 //! What the page shows of the current position beside the move list's raw moves: the board
 //! drawn from both sides with the last move and what it did ([`board_svg_view`]), each move as
-//! the list shows it, the pieces each side has lost (Tactigon's trays) and a warning about the
-//! position (Tactigon's gold pair). All of it is read from positions the engine printed
+//! the list shows it, the pieces each side has lost (Tactigon's trays), a warning about the
+//! position (Tactigon's gold pair) and Isaac's panel and removals ([`isaac_state`]). All of it is read from positions the engine printed
 //! (`query fen` after every move), with ludus's drawing code; nothing asks the engine more.
 
 use serde_json::{Value, json};
 
+use crate::game::GameId;
 use crate::gui::happened::{alert, lost_pieces, move_text};
 use crate::gui::svg::{LastMove, View, board_svg_view};
 
+use super::isaac::isaac_state;
 use super::session::{Session, Settings};
 
 /// The board as the page shows it.
@@ -22,16 +24,20 @@ pub struct Board {
     pub lost: Option<[Vec<&'static str>; 2]>,
     /// A warning for the side to move, e.g. the opponent's gold pair.
     pub alert: Option<String>,
+    /// Isaac: the panel's figures and what each removal would do (`null` for other games).
+    pub isaac: Option<Value>,
 }
 
 impl Board {
-    /// The JSON fields of the board in the page's state: `svg`, `svg_flipped`, `lost`, `alert`.
-    pub fn fields(&self) -> [(&'static str, Value); 4] {
+    /// The JSON fields of the board in the page's state: `svg`, `svg_flipped`, `lost`, `alert`,
+    /// `isaac`.
+    pub fn fields(&self) -> [(&'static str, Value); 5] {
         [
             ("svg", json!(self.svg)),
             ("svg_flipped", json!(self.svg_flipped)),
             ("lost", json!(self.lost)),
             ("alert", json!(self.alert)),
+            ("isaac", json!(self.isaac)),
         ]
     }
 }
@@ -68,6 +74,9 @@ pub fn redraw(session: &mut Session) {
         svg_flipped: draw(true),
         lost: lost_pieces(game, &options, &session.start_fen, fen),
         alert: alert(game, &options, fen),
+        isaac: (game == GameId::Isaac)
+            .then(|| isaac_state(fen, &options))
+            .flatten(),
     };
     session.board = board;
 }
@@ -101,7 +110,6 @@ fn error_svg(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::GameId;
     use crate::gui::web::session::{Mode, Played};
 
     /// A Tactigon session of two people at docs/rules/tactigon.md TV5 after `d10-d12` (the circle takes the square).

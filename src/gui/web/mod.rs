@@ -60,11 +60,11 @@
 //!
 //! | request | answer |
 //! |---|---|
-//! | `GET /`, `/style.css`, `/app.js`, `/moves.js`, `/dialog.js`, `/analysis.js`, `/session.js`, `/board.js`, `/prefs.js`, `/favicon.svg` | the page |
+//! | `GET /`, `/style.css`, `/app.js`, `/moves.js`, `/dialog.js`, `/analysis.js`, `/session.js`, `/board.js`, `/prefs.js`, `/isaac.js`, `/isaac-ui.js`, `/isaac.css`, `/favicon.svg` | the page |
 //! | `GET /api/setup` | the engine's name, games and options (for the new-game dialog), `max_sessions`, `idle_timeout` |
 //! | `GET /api/server` | `{sessions, max_sessions, idle_timeout, engines}`: how many sessions and engine processes run |
 //! | `POST /api/session` | `{}`: a new session with the first game (`--game`, else Sight; person against engine): its state, with its id as `session`; 503 when full |
-//! | `GET /api/state?s=ID` | the session's game: `session`, settings, `moves` (and `moves_shown`, as the move list shows them: `d10×d12`, `d4+d3+b4`), `fen`, `legal`, `gameover`, `result`, `reason`, `resigned` (`p1`, `p2` or null), `can_resign`, the board `svg` and `svg_flipped` (seen from player two's side), `lost` (Tactigon: the kinds of pieces each side has lost), `alert` (Tactigon: the gold pair to break), … |
+//! | `GET /api/state?s=ID` | the session's game: `session`, settings, `moves` (and `moves_shown`, as the move list shows them: `d10×d12`, `d4+d3+b4`), `fen`, `legal`, `gameover`, `result`, `reason`, `resigned` (`p1`, `p2` or null), `can_resign`, the board `svg` and `svg_flipped` (seen from player two's side), `lost` (Tactigon: the kinds of pieces each side has lost), `alert` (Tactigon: the gold pair to break), `isaac` (Isaac: the panel's phase, status and players, and each removal open to the mover with its points, the cell its counter lands on for every advance and the advance that would collide), … |
 //! | `GET /api/events?c=CLIENT` | server-sent events of every session of browser `CLIENT`: `state` after every change, `info` per engine line, each with `session` |
 //! | `GET /api/events?s=ID` | the same for one session (and it keeps that session in use while open) |
 //! | `GET /api/export?s=ID` | the game in the referee's record format (text) |
@@ -101,6 +101,7 @@ mod engine;
 mod events;
 mod export;
 mod http;
+mod isaac;
 mod probe;
 mod query;
 mod registry;
@@ -126,7 +127,7 @@ use routes::Server;
 use server::Listener;
 
 /// The page's files, built into the binary: path, content type, text.
-const ASSETS: [(&str, &str, &str); 10] = [
+const ASSETS: [(&str, &str, &str); 13] = [
     (
         "/index.html",
         "text/html; charset=utf-8",
@@ -171,6 +172,21 @@ const ASSETS: [(&str, &str, &str); 10] = [
         "/prefs.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../gui-adapters/web/prefs.js"),
+    ),
+    (
+        "/isaac.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../gui-adapters/web/isaac.js"),
+    ),
+    (
+        "/isaac-ui.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../gui-adapters/web/isaac-ui.js"),
+    ),
+    (
+        "/isaac.css",
+        "text/css; charset=utf-8",
+        include_str!("../../../gui-adapters/web/isaac.css"),
     ),
     (
         "/favicon.svg",

@@ -1,0 +1,216 @@
+// Isaac's input: which legal move a pointer or a finger means. A placement is a size and an
+// orientation (buttons, the key r turns the tile) and any cell the tile should cover: the tile
+// is centred on that cell if it fits there, else the nearest placement that fits and still
+// covers it. With a mouse the tile under the pointer is shown and a click places it; on a
+// touch screen the first tap shows it and a tap on it places it (a tap elsewhere moves it).
+// A removal is a tile, then an advance chosen on a stepper among the legal ones. Only moves of
+// the legal list are ever proposed. No DOM here (isaac-ui.js draws); moves.test.mjs tests it.
+
+import { tileCells } from './moves.js';
+
+const SIZES = [3, 4, 5, 6, 7];
+const PLACEMENT = /^([3-7])([hv])(\d\d)$/;
+
+/** The tile code of a removal `x<S><h|v><AA>+<k>`. */
+const removedTile = (mv) => mv.slice(1).split('+')[0];
+
+export class IsaacPicker {
+  constructor() {
+    this.size = null;
+    this.orient = null;
+    this.tile = null;
+    this.advance = null;
+    this.flipped = false;
+    /** The cell under the mouse, whose placement is shown. */
+    this.hovered = null;
+    /** The placement a first tap showed, placed by a tap on one of its cells. */
+    this.pending = null;
+    this.hint = null;
+  }
+
+  /** Forgets what was chosen in the position before (a move was made). */
+  reset() {
+    this.tile = null;
+    this.advance = null;
+    this.hovered = null;
+    this.pending = null;
+  }
+
+  /** The legal moves by kind: the forced pass, the placements, the removals. */
+  static split(legal) {
+    return {
+      pass: legal.length === 1 && legal[0] === 'pass',
+      placements: legal.filter((m) => PLACEMENT.test(m)),
+      removals: legal.filter((m) => m.startsWith('x')),
+    };
+  }
+
+  /** Keeps size and orientation on choices that have legal placements. */
+  settle(placements) {
+    const sizes = SIZES.filter((s) => placements.some((m) => m.startsWith(String(s))));
+    if (!sizes.includes(this.size)) this.size = sizes.length ? sizes[sizes.length - 1] : null;
+    const orients = ['h', 'v'].filter((o) => placements.some((m) => m.startsWith(`${this.size}${o}`)));
+    if (!orients.includes(this.orient)) this.orient = orients[0] ?? null;
+    return { sizes, orients };
+  }
+
+  /** The legal advances of the chosen tile, smallest first. */
+  advances(legal) {
+    if (!this.tile) return [];
+    return legal.filter((m) => m.startsWith(`x${this.tile}+`))
+      .map((m) => Number(m.split('+')[1])).sort((a, b) => a - b);
+  }
+
+  /** What the control rows show. */
+  controls(legal) {
+    const { pass, placements, removals } = IsaacPicker.split(legal);
+    const { sizes, orients } = this.settle(placements);
+    const tiles = [...new Set(removals.map(removedTile))];
+    if (!tiles.includes(this.tile)) this.tile = null;
+    const advances = this.advances(legal);
+    if (!advances.includes(this.advance)) this.advance = advances.length ? advances[advances.length - 1] : null;
+    return {
+      pass, placing: placements.length > 0, removing: removals.length > 0,
+      sizes, orients, size: this.size, orient: this.orient, tile: this.tile, advances, advance: this.advance,
+    };
+  }
+
+  /**
+   * The legal placement of the chosen size and orientation that covers `cell`: the one centred
+   * on it, else the nearest to centred; of two equally near (an even tile), the one reaching
+   * further to the right (or up) as the board is seen. Null if none covers it.
+   */
+  placementAt(cell, legal) {
+    const { placements } = IsaacPicker.split(legal);
+    this.settle(placements);
+    if (!this.size || !this.orient) return null;
+    const prefix = `${this.size}${this.orient}`;
+    const middle = (this.size - 1) / 2;
+    let best = null;
+    for (const mv of placements) {
+      if (!mv.startsWith(prefix)) continue;
+      const i = tileCells(mv).indexOf(cell);
+      if (i < 0) continue;
+      const key = [Math.abs(i - middle), this.flipped ? -i : i];
+      if (!best || key[0] < best.key[0] || (key[0] === best.key[0] && key[1] < best.key[1])) best = { mv, key };
+    }
+    return best?.mv ?? null;
+  }
+
+  /** The placement shown on the board: the one a tap showed, else the one under the mouse. */
+  shown(legal) {
+    if (this.pending && legal.includes(this.pending)) return this.pending;
+    return this.hovered ? this.placementAt(this.hovered, legal) : null;
+  }
+
+  /** The marks on the board: cells a click means something on, the selection, the preview. */
+  marks(legal) {
+    const { placements, removals } = IsaacPicker.split(legal);
+    if (placements.length) {
+      this.settle(placements);
+      const prefix = `${this.size}${this.orient}`;
+      const covered = new Set(placements.filter((m) => m.startsWith(prefix)).flatMap(tileCells));
+      const shown = this.shown(legal);
+      return { legal: [...covered], selected: [], dots: [], preview: shown ? tileCells(shown) : [] };
+    }
+    if (this.tile) return { legal: [], selected: tileCells(this.tile), dots: [], preview: [] };
+    const tiles = [...new Set(removals.map(removedTile))];
+    return { legal: tiles.flatMap(tileCells), selected: [], dots: [], preview: [] };
+  }
+
+  /** The mouse is over `cell` (null: off the board); true if the preview changes. */
+  hover(cell, legal) {
+    const before = this.shown(legal);
+    this.hovered = cell;
+    this.pending = null;
+    return this.shown(legal) !== before;
+  }
+
+  /**
+   * A click or tap on `cell`: a mouse click places the tile shown; a tap shows a tile first,
+   * and a tap on the tile shown places it.
+   */
+  click(cell, legal, touch = false) {
+    const { pass, placements, removals } = IsaacPicker.split(legal);
+    if (pass) return { message: 'You have no tile to place or remove: press Pass' };
+    if (placements.length) {
+      if (touch && this.pending && legal.includes(this.pending) && tileCells(this.pending).includes(cell)) {
+        const play = this.pending;
+        this.pending = null;
+        return { play };
+      }
+      const mv = this.placementAt(cell, legal);
+      if (!mv) {
+        this.pending = null;
+        return { message: `No ${this.size}${this.orient} tile fits over ${cell}: choose another size, or turn it (r)` };
+      }
+      if (!touch) return { play: mv };
+      this.pending = mv;
+      return { message: `Tap the tile again to place ${mv}` };
+    }
+    const tile = [...new Set(removals.map(removedTile))].find((t) => tileCells(t).includes(cell));
+    if (tile) {
+      if (tile !== this.tile) { this.tile = tile; this.advance = null; }
+      return {};
+    }
+    this.tile = null;
+    return { message: `${cell}: none of your removable tiles lies here` };
+  }
+
+  /** Turns the tile (h ↔ v) if the other way has legal placements; true if it turned. */
+  rotate(legal) {
+    const { placements } = IsaacPicker.split(legal);
+    const { orients } = this.settle(placements);
+    const other = this.orient === 'h' ? 'v' : 'h';
+    if (!orients.includes(other)) return false;
+    this.orient = other;
+    if (this.pending) {
+      // The tile shown turns round the cell it was centred on.
+      const cells = tileCells(this.pending);
+      this.pending = this.placementAt(cells[Math.floor((cells.length - 1) / 2)], legal);
+    }
+    return true;
+  }
+
+  /** Takes up a new hint: a placement's size and orientation, a removal's tile and advance. */
+  followHint(hint, legal) {
+    if (!hint || hint === this.hint) return false;
+    this.hint = hint;
+    const placed = PLACEMENT.exec(hint);
+    if (placed && legal.includes(hint)) {
+      this.size = Number(placed[1]);
+      this.orient = placed[2];
+      this.pending = null;
+      return true;
+    }
+    if (hint.startsWith('x') && legal.includes(hint)) {
+      this.tile = removedTile(hint);
+      this.advance = Number(hint.split('+')[1]);
+      return true;
+    }
+    return false;
+  }
+
+  /** Moves the advance `steps` legal advances up (or down), or to `k` (snapped to a legal one). */
+  step(legal, steps, k = null) {
+    const all = this.advances(legal);
+    if (!all.length) return;
+    if (k !== null) {
+      // The nearest legal advance, the larger of two as near.
+      const near = all.reduce((b, a) => (Math.abs(a - k) <= Math.abs(b - k) ? a : b));
+      this.advance = near;
+      return;
+    }
+    const at = Math.max(0, all.indexOf(this.advance));
+    this.advance = all[Math.min(all.length - 1, Math.max(0, at + steps))];
+  }
+
+  /** The removal chosen: the tile and its advance, if legal. */
+  removal(legal) {
+    const mv = `x${this.tile}+${this.advance}`;
+    if (!this.tile || !legal.includes(mv)) return { message: `${mv} is not a legal move` };
+    this.tile = null;
+    this.advance = null;
+    return { play: mv };
+  }
+}
