@@ -14,9 +14,11 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
+use clap::builder::TypedValueParser;
 
 use crate::exit_status;
 use crate::game::GameId;
+use crate::net::NetBase;
 
 #[cfg(feature = "train")]
 mod data;
@@ -64,8 +66,14 @@ pub struct TrainArgs {
     pub check_positions: usize,
     /// What the net adds to: `none` (the net is the whole evaluation) or `hand` (the net
     /// learns a correction to the hand-written evaluation, and starts out as exactly it).
-    #[arg(long, default_value = "none", value_parser = ["none", "hand"])]
-    pub base: String,
+    #[arg(long, default_value = "none", value_parser = base_parser())]
+    pub base: NetBase,
+}
+
+/// `--base`'s parser: the words of [`NetBase`], listed in the help.
+fn base_parser() -> impl TypedValueParser<Value = NetBase> {
+    clap::builder::PossibleValuesParser::new([NetBase::None.name(), NetBase::Hand.name()])
+        .map(|word| NetBase::from_name(&word).unwrap_or(NetBase::None))
 }
 
 /// Runs `ludus train` for `game`; returns the exit status.

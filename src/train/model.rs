@@ -335,7 +335,9 @@ fn tensors(
             other[row * inputs + usize::from(f)] = 1.0;
         }
         targets.push(data.target(i, hyper.lambda, hyper.scale));
-        base.push(data.hand_logit(i, hyper.scale));
+        if hyper.base == NetBase::Hand {
+            base.push(data.hand_logit(i, hyper.scale));
+        }
     }
     Ok(Batch {
         stm: Tensor::from_vec(stm, (n, inputs), dev)?,

@@ -55,7 +55,7 @@ fn train_for<G: Evaluate>(args: &TrainArgs, out: &mut dyn Write) -> Result<(), S
         lambda: args.lambda,
         scale,
         seed: args.seed,
-        base: NetBase::from_name(&args.base).ok_or("--base is none or hand")?,
+        base: args.base,
     };
     let _ = writeln!(
         out,
