@@ -60,7 +60,7 @@
 //!
 //! | request | answer |
 //! |---|---|
-//! | `GET /`, `/style.css`, `/app.js`, `/moves.js`, `/dialog.js`, `/analysis.js`, `/session.js`, `/board.js`, `/prefs.js`, `/favicon.svg` | the page |
+//! | `GET /`, `/style.css`, `/app.js`, `/moves.js`, `/dialog.js`, `/analysis.js`, `/session.js`, `/board.js`, `/prefs.js`, `/navigate.js`, `/evaluation.js`, `/review.js`, `/favicon.svg` | the page |
 //! | `GET /api/setup` | the engine's name, games and options (for the new-game dialog), `max_sessions`, `idle_timeout` |
 //! | `GET /api/server` | `{sessions, max_sessions, idle_timeout, engines}`: how many sessions and engine processes run |
 //! | `POST /api/session` | `{}`: a new session with the first game (`--game`, else Sight; person against engine): its state, with its id as `session`; 503 when full |
@@ -131,7 +131,7 @@ use routes::Server;
 use server::Listener;
 
 /// The page's files, built into the binary: path, content type, text.
-const ASSETS: [(&str, &str, &str); 10] = [
+const ASSETS: [(&str, &str, &str); 13] = [
     (
         "/index.html",
         "text/html; charset=utf-8",
@@ -176,6 +176,21 @@ const ASSETS: [(&str, &str, &str); 10] = [
         "/prefs.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../gui-adapters/web/prefs.js"),
+    ),
+    (
+        "/navigate.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../gui-adapters/web/navigate.js"),
+    ),
+    (
+        "/evaluation.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../gui-adapters/web/evaluation.js"),
+    ),
+    (
+        "/review.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../gui-adapters/web/review.js"),
     ),
     (
         "/favicon.svg",
