@@ -5,8 +5,9 @@
 #
 # Needs Debian's chromium (apt-get install -y chromium) and node with npm; installs
 # playwright-core from package-lock.json (npm ci) if it is missing. Starts `ludus web --port 0`,
-# runs moves.test.mjs, browser.test.mjs and board.test.mjs against it (one test starts a server of its own,
-# with $LUDUS), stops the server, and exits non-zero if a test failed.
+# runs moves.test.mjs, browser.test.mjs, board.test.mjs and analysis.test.mjs against it (one
+# test starts a server of its own, with $LUDUS), stops the server, and exits non-zero if a
+# test failed.
 # Screenshots go to target/browser-screenshots/ (or $SCREENSHOT_DIR).
 set -euo pipefail
 ludus=$(realpath "${1:?usage: run.sh path/to/ludus}")
@@ -51,4 +52,4 @@ echo "ludus web at $url"
 export BASE_URL=$url
 export LUDUS=$ludus
 export SCREENSHOT_DIR=${SCREENSHOT_DIR:-$root/target/browser-screenshots}
-node --test --test-concurrency=1 moves.test.mjs browser.test.mjs board.test.mjs
+node --test --test-concurrency=1 moves.test.mjs browser.test.mjs board.test.mjs analysis.test.mjs
