@@ -171,15 +171,19 @@ export async function syncAnalysis(state, ply, apply) {
 
 async function send(body, state, apply) {
   mode.busy = true;
+  let next;
   try {
-    apply(await request('/api/analyse', body));
-    note('');
+    next = await request('/api/analyse', body);
   } catch (e) {
     mode.refusedSeq = state.seq;
     note(e.message);
+    return;
   } finally {
     mode.busy = false;
   }
+  // Not busy any more: the answer's render may ask for the position shown meanwhile.
+  note('');
+  apply(next);
 }
 
 /** Sets up the analysis toggle; `changed()` re-renders the page when it is flipped. */
