@@ -20,8 +20,11 @@ let last = null;
 let lastScore = null;
 /** The analysis mode's lines of the position analysed: { ply, lines: [{ view, depth, pv }] }. */
 let lines = { ply: null, lines: [] };
-/** The analysis mode: on, the position asked for, a request in flight, a refusal's state. */
-const mode = { on: false, key: null, since: 0, busy: false, refusedSeq: -1 };
+/**
+ * The analysis mode: on, the position on the board (key, ply) and since when, a request in
+ * flight, the state of the last refusal.
+ */
+const mode = { on: false, key: null, ply: null, since: 0, busy: false, refusedSeq: -1 };
 
 /** Empties the panel (a new game, a move taken back). */
 export function clearAnalysis() {
@@ -70,7 +73,8 @@ export function showInfo(info, state) {
     return false;
   }
   const view = p1View(info.score, info.p1);
-  if (info.kind === 'analysis' && view && info.pv) {
+  // Late lines of a position left behind are not this position's.
+  if (info.kind === 'analysis' && view && info.pv && info.ply === mode.ply) {
     if (lines.ply !== info.ply) lines = { ply: info.ply, lines: [] };
     const k = (info.multipv || 1) - 1;
     const depth = info.depth ?? 0;
@@ -152,6 +156,7 @@ export async function syncAnalysis(state, ply, apply) {
   const key = keyOf(state, ply);
   if (key !== mode.key) {
     mode.key = key;
+    mode.ply = ply;
     mode.since = Date.now();
     renderLines(Array.from({ length: LINES }, () => null));
   }
