@@ -1,16 +1,39 @@
 // The analysis panel: the engine's `info` lines as they stream in (depth, score, nodes per
-// second, principal variation), and the PV's moves for highlighting on the board.
+// second, principal variation), and the PV's moves for highlighting on the board. Scores are
+// shown from player one's side whoever searched (evaluation.js). The analysis mode (a
+// toggle) keeps the engine searching the position on the board — the current one or an
+// earlier one from the move list — with its best three lines, until it is turned off; the
+// server stops it when the position changes, and the page asks again for the new one.
+
+import { describe, p1View, showBar } from './evaluation.js';
+import { request } from './session.js';
 
 const $ = (id) => document.getElementById(id);
+/** How many lines the analysis mode shows (the server's MultiPV). */
+const LINES = 3;
+/** How long the server lets one analysis run (src/gui/web/analysis.rs). */
+const LIMIT_MS = 600_000;
 
 /** The last info line with a PV: { ply, kind, pv }. */
 let last = null;
+/** The last score: { ply, kind, view } (player one's side). */
+let lastScore = null;
+/** The analysis mode's lines of the position analysed: { ply, lines: [{ view, depth, pv }] }. */
+let lines = { ply: null, lines: [] };
+/**
+ * The analysis mode: on, the position on the board (key, ply) and since when, a request in
+ * flight, the state of the last refusal.
+ */
+const mode = { on: false, key: null, ply: null, since: 0, busy: false, refusedSeq: -1 };
 
 /** Empties the panel (a new game, a move taken back). */
 export function clearAnalysis() {
   last = null;
+  lastScore = null;
+  lines = { ply: null, lines: [] };
   for (const id of ['an-depth', 'an-score', 'an-nps', 'an-nodes', 'an-pv']) $(id).textContent = '–';
   $('an-kind').textContent = '';
+  renderLines([]);
 }
 
 function count(n) {
@@ -19,15 +42,25 @@ function count(n) {
   return String(n);
 }
 
-/** A score from the searching side's view, e.g. "+0.35 for White", "mate in 2 for Black". */
-export function formatScore(score, side) {
-  if (!score) return '–';
-  if ('mate' in score) {
-    const n = score.mate;
-    return n > 0 ? `${side} mates in ${n}` : `${side} is mated in ${-n}`;
-  }
-  const cp = score.cp / 100;
-  return `${cp >= 0 ? '+' : ''}${cp.toFixed(2)} for ${side}`;
+/** The analysis mode's lines, best first: score (player one's side), depth and moves. */
+function renderLines(list) {
+  const host = $('an-lines');
+  host.replaceChildren(...list.map((line, i) => {
+    const li = document.createElement('li');
+    li.dataset.multipv = String(i + 1);
+    const score = document.createElement('span');
+    score.className = 'line-score';
+    score.textContent = line ? describe(line.view, host.sides ?? ['', '']) : '…';
+    const depth = document.createElement('span');
+    depth.className = 'line-depth';
+    depth.textContent = line ? `d${line.depth}` : '';
+    const pv = document.createElement('span');
+    pv.className = 'line-pv';
+    pv.textContent = line ? line.pv.join(' ') : '';
+    li.append(score, ' ', depth, ' ', pv);
+    return li;
+  }));
+  host.dataset.count = String(list.filter(Boolean).length);
 }
 
 /**
@@ -39,13 +72,30 @@ export function showInfo(info, state) {
     if (info.string.startsWith('error')) $('an-kind').textContent = `(${info.string})`;
     return false;
   }
+  const view = p1View(info.score, info.p1);
+  // Late lines of a position left behind are not this position's.
+  if (info.kind === 'analysis' && view && info.pv && info.ply === mode.ply) {
+    if (lines.ply !== info.ply) lines = { ply: info.ply, lines: [] };
+    const k = (info.multipv || 1) - 1;
+    const depth = info.depth ?? 0;
+    // A deeper first line makes the other lines of the iteration before stale.
+    if (k === 0) lines.lines = lines.lines.map((l) => (l && l.depth >= depth ? l : null));
+    lines.lines[k] = { view, depth, pv: info.pv };
+    $('an-lines').sides = state.sides;
+    renderLines(Array.from({ length: LINES }, (_, i) => lines.lines[i]));
+  }
   if (info.multipv && info.multipv > 1) return false;
   const side = state.sides[info.p1 ? 0 : 1];
-  $('an-kind').textContent = info.kind === 'hint' ? '(hint search)' : `(${side}'s search)`;
+  const kinds = { hint: '(hint search)', analysis: '(analysis)', review: '(review)' };
+  $('an-kind').textContent = kinds[info.kind] ?? `(${side}'s search)`;
   if (info.depth !== undefined) {
     $('an-depth').textContent = info.seldepth ? `${info.depth}/${info.seldepth}` : String(info.depth);
   }
-  if (info.score) $('an-score').textContent = formatScore(info.score, side);
+  if (view) {
+    const text = describe(view, state.sides);
+    $('an-score').textContent = 'cp' in view ? `${text} (${state.sides[0]}'s view)` : text;
+    lastScore = { ply: info.ply, kind: info.kind, view };
+  }
   if (info.nps !== undefined) $('an-nps').textContent = count(info.nps);
   if (info.nodes !== undefined) $('an-nodes').textContent = count(info.nodes);
   if (!info.pv) return false;
@@ -63,4 +113,98 @@ export function pvMoves(ply, lastMove) {
   if (last.ply === ply) return last.pv;
   if (last.ply === ply - 1 && last.pv[0] === lastMove) return last.pv.slice(1);
   return [];
+}
+
+/**
+ * Shows on the evaluation bar what is known of the position after `ply` moves: the latest
+ * score of a search of it, on the current position the score of the engine's search that
+ * led to it, else `fallback` (the review's score; null: nothing known).
+ */
+export function showEvaluation(state, ply, fallback) {
+  const live = ply === state.moves.length;
+  const fresh = lastScore && (lastScore.ply === ply
+    || (live && lastScore.kind === 'move' && lastScore.ply === ply - 1));
+  showBar(fresh ? lastScore.view : fallback, state.sides);
+}
+
+/** The position after `ply` moves of `state`'s game, as a key. */
+function keyOf(state, ply) {
+  return `${state.session}|${state.game}|${state.start}|${state.moves.slice(0, ply).join(' ')}`;
+}
+
+function note(text) {
+  $('an-mode-note').textContent = text;
+  $('an-mode-note').hidden = !text;
+}
+
+/**
+ * Keeps the analysis mode in step with the page: asks the server to search the position
+ * after `ply` moves (the one on the board) when the mode is on and the engine is free, to
+ * stop when it is off or the game is over there. `apply(state)` takes the server's answer.
+ */
+export async function syncAnalysis(state, ply, apply) {
+  const box = $('an-lines');
+  box.hidden = !mode.on;
+  document.body.dataset.analysis = state.analysis === null ? 'off' : String(state.analysis);
+  const over = ply === state.moves.length && state.gameover && !state.resigned;
+  const stop = !mode.on || over;
+  if (stop) {
+    note(mode.on ? 'The game is over in this position: there is nothing to search' : '');
+    if (state.analysis !== null && !mode.busy) await send({ ply: null }, state, apply);
+    return;
+  }
+  const key = keyOf(state, ply);
+  if (key !== mode.key) {
+    mode.key = key;
+    mode.ply = ply;
+    mode.since = Date.now();
+    renderLines(Array.from({ length: LINES }, () => null));
+  }
+  if (state.analysis === ply) { note(''); return; }
+  if (!state.can_analyse) {
+    note(state.review?.running ? 'Analysis waits for the review to end'
+      : state.hinting ? 'Analysis waits for the hint' : 'Analysis waits while the engine is to move');
+    return;
+  }
+  if (Date.now() - mode.since >= LIMIT_MS) {
+    note('Analysis stopped after 10 minutes on this position: turn it off and on to go on');
+    return;
+  }
+  if (mode.busy || state.seq <= mode.refusedSeq) return;
+  await send({ ply }, state, apply);
+}
+
+async function send(body, state, apply) {
+  mode.busy = true;
+  let next;
+  try {
+    next = await request('/api/analyse', body);
+  } catch (e) {
+    mode.refusedSeq = state.seq;
+    note(e.message);
+    return;
+  } finally {
+    mode.busy = false;
+  }
+  // Not busy any more: the answer's render may ask for the position shown meanwhile.
+  note('');
+  apply(next);
+}
+
+/** Sets up the analysis toggle; `changed()` re-renders the page when it is flipped. */
+export function initAnalysisMode(toggle, changed) {
+  toggle.addEventListener('change', () => {
+    mode.on = toggle.checked;
+    mode.key = null;
+    mode.refusedSeq = -1;
+    changed();
+  });
+}
+
+/** Turns the toggle on when the server analyses already (a reloaded tab). */
+export function adoptAnalysis(state, toggle) {
+  if (state.analysis !== null && !mode.on) {
+    mode.on = true;
+    toggle.checked = true;
+  }
 }

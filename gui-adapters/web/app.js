@@ -2,13 +2,23 @@
 // engine's analysis. Everything about the game comes from the server, which asks the engine.
 // Each tab has a session of its own on the server (session.js). The board picture comes from
 // the server, drawn from both sides; the page marks a person's choices and the engine's ideas
-// on it (board.js) and keeps the person's preferences (prefs.js).
+// on it (board.js) and keeps the person's preferences (prefs.js). The move list steps
+// through the game (navigate.js); scores are shown from player one's side (evaluation.js);
+// the analysis mode and the game review have modules of their own (analysis.js, review.js).
 
 import { SquarePicker, moveCells } from './moves.js';
 import { IsaacPicker } from './isaac.js';
 import { drawIsaacMarks, initIsaac, renderIsaac } from './isaac-ui.js';
 import { openNewGame, initNewGame } from './dialog.js';
-import { clearAnalysis, showInfo, pvMoves } from './analysis.js';
+import {
+  adoptAnalysis, clearAnalysis, initAnalysisMode, pvMoves, showEvaluation, showInfo, syncAnalysis,
+} from './analysis.js';
+import {
+  goTo, initNavigation, renderMoves, shownPly, syncNavigation, viewing,
+} from './navigate.js';
+import {
+  initReview, renderReview, reviewEvent, reviewMarks, reviewScore, syncReview,
+} from './review.js';
 import { animateMove, applyMarks, drawArrows } from './board.js';
 import {
   initSound, initTheme, playSound, storeFlip, storedFlip,
@@ -92,6 +102,8 @@ function apply(next, force = false) {
     || next.moves.length < state.moves.length) clearAnalysis();
   const before = state;
   state = next;
+  syncNavigation(next);
+  syncReview(next);
   render();
   sounds(before, next);
 }
@@ -120,14 +132,15 @@ function render() {
   renderBoard();
   renderStatus();
   renderBanner();
-  renderIsaac(s, picker, { act, render, flipped: () => flipped });
+  renderIsaac(s, picker, { act, render, flipped: () => flipped, viewing });
   renderMarks();
-  renderMoves();
+  renderMoves(s, reviewMarks());
   renderTrays();
+  renderAnalysis();
   $('alert').textContent = s.alert || '';
   $('alert').hidden = !s.alert;
   $('btn-resign').hidden = !s.can_resign;
-  $('fen').textContent = s.fen;
+  $('fen').textContent = viewing()?.fen ?? s.fen;
   const engines = !s.humans[0] || !s.humans[1];
   $('btn-pause').hidden = !engines || (s.mode !== 'ee' && !s.paused);
   $('btn-pause').textContent = s.paused ? 'Resume' : 'Pause';
@@ -138,19 +151,33 @@ function render() {
   $('error').hidden = !s.error;
 }
 
-/** The picture from the side the board is turned to; a move just made slides into place. */
+/**
+ * The picture from the side the board is turned to (of the earlier position viewed, if
+ * any); a move just made, or stepped to, slides into place.
+ */
 function renderBoard() {
   const s = state;
-  const svg = (flipped ? s.svg_flipped : s.svg) ?? s.svg;
+  const view = viewing();
+  const svg = (flipped ? (view ?? s).svg_flipped : (view ?? s).svg) ?? s.svg;
+  const ply = shownPly();
   document.body.dataset.flipped = String(flipped);
   if (svg === drawnSvg) return;
   const shown = $('board').dataset;
   const oneMore = shown.session === s.session && shown.game === s.game
-    && shown.flipped === String(flipped) && Number(shown.ply) + 1 === s.moves.length;
+    && shown.flipped === String(flipped) && Number(shown.ply) + 1 === ply;
   $('board').innerHTML = svg;
   drawnSvg = svg;
-  Object.assign(shown, { session: s.session, game: s.game, flipped: String(flipped), ply: String(s.moves.length) });
-  if (oneMore) animateMove($('board').querySelector('svg'), s.game, s.moves[s.moves.length - 1]);
+  Object.assign(shown, { session: s.session, game: s.game, flipped: String(flipped), ply: String(ply) });
+  if (oneMore) animateMove($('board').querySelector('svg'), s.game, s.moves[ply - 1]);
+}
+
+/** The evaluation bar, the analysis mode and the review, for the position on the board. */
+function renderAnalysis() {
+  const s = state;
+  const ply = shownPly();
+  showEvaluation(s, ply, reviewScore(ply));
+  renderReview(s, ply, s.sides, (p) => goTo(p));
+  syncAnalysis(s, ply, (next) => apply(next));
 }
 
 /** Turns the board to the other side (the button, or the key `f`). */
@@ -193,12 +220,14 @@ function renderBanner() {
 function renderMarks() {
   const s = state;
   const board = $('board');
-  const last = s.moves[s.moves.length - 1];
-  const pv = showPv ? pvMoves(s.moves.length, last).slice(0, PV_SHOWN) : [];
+  const live = !viewing();
+  const ply = shownPly();
+  const pv = showPv ? pvMoves(ply, s.moves[ply - 1]).slice(0, PV_SHOWN) : [];
+  const hint = live ? s.hint : null;
   const marks = { legal: [], selected: [], pv: pv.flatMap((mv) => moveCells(s.game, mv)), hint: [], preview: [] };
-  if (s.hint) marks.hint = moveCells(s.game, s.hint);
+  if (hint) marks.hint = moveCells(s.game, hint);
   let dots = [];
-  if (s.human_to_move) {
+  if (s.human_to_move && live) {
     const m = picker.marks(s.legal);
     marks.legal = m.legal;
     marks.selected = m.selected;
@@ -207,9 +236,9 @@ function renderMarks() {
   }
   applyMarks(board, marks, dots);
   const items = pv.map((mv, i) => ({ mv, kind: 'pv', n: i + 1 }));
-  if (s.hint) items.push({ mv: s.hint, kind: 'hint' });
+  if (hint) items.push({ mv: hint, kind: 'hint' });
   drawArrows(board.querySelector('svg'), s.game, items);
-  drawIsaacMarks(board.querySelector('svg'), s, picker);
+  if (live) drawIsaacMarks(board.querySelector('svg'), s, picker);
 }
 
 /** A small picture of a Tactigon piece of `side` (`p1`, `p2`) for the trays. */
@@ -229,7 +258,7 @@ function pieceIcon(kind, side) {
 /** Tactigon: what each side has taken, the near side's tray below the board. */
 function renderTrays() {
   const s = state;
-  const lost = s.game === 'tactigon' ? s.lost : null;
+  const lost = s.game === 'tactigon' ? (viewing() ?? s).lost : null;
   for (const id of ['tray-top', 'tray-bottom']) $(id).hidden = !lost;
   if (!lost) return;
   const near = flipped ? 1 : 0;
@@ -246,21 +275,6 @@ function renderTrays() {
   }
 }
 
-function renderMoves() {
-  const s = state;
-  const list = $('moves');
-  const items = [];
-  const shown = s.moves.map((m, i) => s.moves_shown?.[i] || m);
-  for (let i = 0; i < shown.length; i += 2) {
-    const li = document.createElement('li');
-    li.textContent = shown.slice(i, i + 2).join('  ');
-    items.push(li);
-  }
-  list.replaceChildren(...items);
-  list.dataset.count = String(s.moves.length);
-  list.scrollTop = list.scrollHeight;
-}
-
 /** Carries out what a picker decided: play a legal move, or say why not. */
 async function act(outcome) {
   if (outcome.message) { say(outcome.message, 'warn'); render(); return; }
@@ -272,6 +286,10 @@ async function act(outcome) {
 function onBoardClick(event) {
   const target = event.target.closest('[data-cell]');
   if (!state || !target) return;
+  if (viewing()) {
+    say('This is an earlier position: moves are made on the current one (End, or "Back to the game")', 'warn');
+    return;
+  }
   if (state.gameover) { say('The game is over: start a new one', 'warn'); return; }
   if (!state.human_to_move) { say(`Wait: it is ${state.engine}'s turn`, 'warn'); return; }
   act(picker.click(target.dataset.cell, state.legal, (event.pointerType || pointer) !== 'mouse'));
@@ -279,7 +297,7 @@ function onBoardClick(event) {
 
 /** The mouse over a cell: Isaac shows the tile a click there would place. */
 function onBoardHover(event) {
-  if (!state || !picker.hover || !state.human_to_move || event.pointerType !== 'mouse') return;
+  if (!state || !picker.hover || !state.human_to_move || viewing() || event.pointerType !== 'mouse') return;
   const target = event.target.closest?.('[data-cell]');
   if (picker.hover(target ? target.dataset.cell : null, state.legal)) renderMarks();
 }
@@ -345,7 +363,12 @@ function connect(setup) {
   const every = Math.min(60_000, Math.max(1000, (setup.idle_timeout * 1000) / 4));
   document.body.dataset.events = listen({
     state: (next) => apply(next),
-    info: (info) => { if (state && showInfo(info, state) && showPv) renderMarks(); },
+    info: (info) => {
+      if (!state) return;
+      if (showInfo(info, state) && showPv) renderMarks();
+      if (info.score) showEvaluation(state, shownPly(), reviewScore(shownPly()));
+    },
+    review: (data) => { reviewEvent(data); if (state) render(); },
     check,
   }, every);
   addEventListener('pageshow', (e) => { if (e.persisted) check(); });
@@ -371,6 +394,7 @@ async function main() {
     cannotStart(e.message);
     return;
   }
+  adoptAnalysis(opened.state, $('analyse-mode'));
   apply(opened.state);
   if (opened.note) say(opened.note, 'warn');
   initNewGame(setup, async (body) => (await post('/api/new', body)) !== null);
@@ -391,6 +415,9 @@ async function main() {
   $('btn-flip').addEventListener('click', flip);
   addEventListener('keydown', onKey);
   $('show-pv').addEventListener('change', (e) => { showPv = e.target.checked; renderMarks(); });
+  initNavigation({ render: () => { if (state) render(); }, say });
+  initAnalysisMode($('analyse-mode'), () => { if (state) render(); });
+  initReview((next) => apply(next), say);
   $('btn-copy').addEventListener('click', copyPosition);
   $('btn-export').addEventListener('click', exportGame);
   $('btn-load').addEventListener('click', async () => {

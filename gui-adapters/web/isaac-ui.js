@@ -122,12 +122,14 @@ function renderRemoval(state, picker, c, hooks) {
 
 /**
  * Shows the panel and, on a person's turn, the control rows. `hooks`: `act(outcome)` carries
- * out a picker's decision, `render()` redraws the page, `flipped()` says how the board is seen.
+ * out a picker's decision, `render()` redraws the page, `flipped()` says how the board is seen,
+ * `viewing()` gives the earlier position the move list shows (its panel then, and no controls).
  */
 export function renderIsaac(state, picker, hooks) {
-  renderPanel(state, hooks.flipped());
+  const view = hooks.viewing();
+  renderPanel(view ? { ...state, isaac: view.isaac } : state, hooks.flipped());
   const box = $('isaac-controls');
-  const active = state.game === 'isaac' && state.human_to_move;
+  const active = state.game === 'isaac' && state.human_to_move && !view;
   box.hidden = !active;
   if (!active) return;
   picker.followHint(state.hint, state.legal);

@@ -44,11 +44,11 @@ let session = null;
 /** The session this tab shows (null before one is open). */
 export function sessionId() { return session; }
 
-/** `path` with this tab's session, browser and tab ids. */
+/** `path` (it may have a query of its own) with this tab's session, browser and tab ids. */
 export function api(path) {
   const query = new URLSearchParams({ c: client, t: tab });
   if (session) query.set('s', session);
-  return `${path}?${query}`;
+  return `${path}${path.includes('?') ? '&' : '?'}${query}`;
 }
 
 /** A request the server refused or could not answer (`status` 0: no answer). */
@@ -131,8 +131,9 @@ export async function reopenSession(old) {
 }
 
 /**
- * Delivers this session's events: on.state(state), on.info(info), and on.check() when the
- * tab should ask for its state (the stream (re)opened, or now and then: every `everyMs`).
+ * Delivers this session's events: on.state(state), on.info(info), on.review(progress), and
+ * on.check() when the tab should ask for its state (the stream (re)opened, or now and then:
+ * every `everyMs`).
  * Returns how events arrive: 'shared' (one stream per browser) or 'poll'.
  */
 export function listen(on, everyMs) {
@@ -155,7 +156,7 @@ export function listen(on, everyMs) {
     document.body.dataset.events = 'leader';
     const source = new EventSource(`/api/events?c=${client}`);
     source.addEventListener('open', () => pass({ name: 'check' }));
-    for (const name of ['state', 'info']) {
+    for (const name of ['state', 'info', 'review']) {
       source.addEventListener(name, (e) => pass({ name, data: e.data }));
     }
     // Never settles: the lock is held until the tab closes.

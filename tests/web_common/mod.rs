@@ -1,6 +1,6 @@
-//! Helpers shared by the web GUI's tests (`web.rs`, `web_sessions.rs`, `web_limits.rs`): the
-//! binary, an HTTP agent that hands back every status, JSON requests, and `ludus web` started
-//! as a process of its own.
+//! Helpers shared by the web GUI's tests (`web.rs`, `web_sessions.rs`, `web_limits.rs`,
+//! `web_analysis.rs`, …): the binary, an HTTP agent that hands back every status, JSON
+//! requests, and `ludus web` started as a process of its own.
 //!
 //! Each test binary compiles this module on its own and uses only part of it, so unused items
 //! are expected in some binaries.

@@ -86,7 +86,7 @@ test('tactigon: a capture is marked on the board, listed with ×, and trayed', a
   await waitPly(page, 1);
   assert.deepEqual(page.posted, ['d10-d12']);
   assert.equal(await page.$$eval('#board .badge.capture[data-capture="d12"]', (b) => b.length), 1);
-  assert.deepEqual(await page.$$eval('#moves li', (l) => l.map((e) => e.textContent)), ['d10×d12']);
+  assert.deepEqual(await page.$$eval('#moves .mv', (l) => l.map((e) => e.textContent)), ['d10×d12']);
   assert.equal(await page.$eval('#tray-bottom', (t) => t.dataset.side), 'p1');
   assert.deepEqual(await page.$$eval('#tray-bottom [data-piece]', (p) => p.map((e) => `${e.dataset.piece}:${e.getAttribute('class')}`)),
     ['square:icon p2']);

@@ -269,7 +269,7 @@ test('eight tabs all load, share one event stream and each play a move', async (
   }
   for (const page of pages) await waitPly(page, 2);
   for (const [i, page] of pages.entries()) {
-    assert.deepEqual(await page.$$eval('#moves li', (l) => l.map((e) => e.textContent)), [`${first[i]}  ${second[i]}`]);
+    assert.deepEqual(await page.$$eval('#moves .mv', (l) => l.map((e) => e.textContent)), [first[i], second[i]]);
   }
   const leaders = await Promise.all(pages.map((p) => p.evaluate(() => document.body.dataset.events)));
   assert.equal(leaders.filter((l) => l === 'leader').length, 1, `one leader: ${leaders}`);
@@ -309,7 +309,7 @@ test('a reload shows the same game', async () => {
   assert.equal(page.url(), url);
   assert.equal(await ply(page), 2);
   assert.equal(await page.$eval('#fen', (f) => f.textContent), fen);
-  assert.deepEqual(await page.$$eval('#moves li', (l) => l.map((e) => e.textContent)), ['b2  d4']);
+  assert.deepEqual(await page.$$eval('#moves .mv', (l) => l.map((e) => e.textContent)), ['b2', 'd4']);
   await page.close();
 });
 

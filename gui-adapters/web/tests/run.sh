@@ -5,11 +5,12 @@
 #
 # Needs Debian's chromium (apt-get install -y chromium) and node with npm; installs
 # playwright-core from package-lock.json (npm ci) if it is missing. Starts `ludus web --port 0`,
-# runs moves.test.mjs, browser.test.mjs, board.test.mjs, isaac.test.mjs and layout.test.mjs against
-# it (one test starts a server of its own, with $LUDUS), stops the server, and exits non-zero if a
-# test failed. Screenshots go to target/browser-screenshots/ (or $SCREENSHOT_DIR); with
-# SCREENSHOT_DOCS=1 layout.test.mjs also writes each game at a desktop's and a phone's size to
-# docs/screenshots/<game>-desktop.png and <game>-phone.png (the README's pictures).
+# runs moves.test.mjs, browser.test.mjs, board.test.mjs, isaac.test.mjs, layout.test.mjs and
+# analysis.test.mjs against it (one test starts a server of its own, with $LUDUS), stops the
+# server, and exits non-zero if a test failed. Screenshots go to target/browser-screenshots/ (or
+# $SCREENSHOT_DIR); with SCREENSHOT_DOCS=1 layout.test.mjs also writes each game at a desktop's
+# and a phone's size to docs/screenshots/<game>-desktop.png and <game>-phone.png (the README's
+# pictures).
 set -euo pipefail
 ludus=$(realpath "${1:?usage: run.sh path/to/ludus}")
 here=$(cd "$(dirname "$0")" && pwd)
@@ -54,4 +55,4 @@ export BASE_URL=$url
 export LUDUS=$ludus
 export SCREENSHOT_DIR=${SCREENSHOT_DIR:-$root/target/browser-screenshots}
 node --test --test-concurrency=1 moves.test.mjs browser.test.mjs board.test.mjs isaac.test.mjs \
-  layout.test.mjs
+  layout.test.mjs analysis.test.mjs

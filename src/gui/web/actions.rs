@@ -16,7 +16,7 @@ use super::app::{ApiError, App, Inner};
 use super::board::redraw;
 use super::export::record_text;
 use super::query::{QUERY_TIMEOUT, check_position, configure, parse_position_text};
-use super::search::{Job, JobKind};
+use super::search::{Job, JobKind, Task};
 use super::session::{Mode, Played, Session, Settings, position_line};
 
 /// Longest time per engine move the page may ask for, in milliseconds.
@@ -176,6 +176,8 @@ impl App {
         session.seq = old.seq;
         session.search_gen = old.search_gen + 1;
         session.hint_gen = old.hint_gen + 1;
+        session.analysis_gen = old.analysis_gen + 1;
+        session.review_gen = old.review_gen + 1;
         session.start = start;
         inner.session = session;
         if !same_rules && let Some(engine) = inner.engine.as_mut() {
@@ -226,6 +228,7 @@ impl App {
         s.push(played);
         s.hint = None;
         s.hinting = false;
+        s.stop_analysis();
         s.error = None;
         if let Err(e) = self.refresh(inner) {
             inner.session.moves.pop();
@@ -333,7 +336,11 @@ impl App {
         if !s.human_to_move() {
             return Err(conflict("a hint is for a person to move"));
         }
+        if s.reviewing() {
+            return Err(conflict("a game review is running: wait for its end"));
+        }
         if !s.hinting {
+            s.stop_analysis();
             s.hint_gen += 1;
             s.hinting = true;
             s.hint = None;
@@ -345,7 +352,7 @@ impl App {
                 p1: s.snap.p1turn,
                 setup: self.setup(&s.settings, level),
                 position: s.position_line(),
-                movetime: s.settings.movetime,
+                task: Task::Timed(s.settings.movetime),
             };
             if !self.submit(job) {
                 s.hinting = false;

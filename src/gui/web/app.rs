@@ -15,11 +15,12 @@ use crate::referee::engine_process::{Answer, EngineCommand};
 
 use super::board::redraw;
 use super::engine::Engine;
+use super::review::review_json;
 
 use super::events::{Hub, parse_info};
 use super::probe::EngineInfo;
 use super::query::{EngineSetup, QueryError, configure, snapshot};
-use super::search::{Job, JobKind};
+use super::search::{Job, JobKind, Task};
 use super::session::{Hint, Played, Seat, Session, Settings};
 use crate::gui::reason::{Ending, describe};
 use crate::gui::{result_text, seat_names};
@@ -127,7 +128,7 @@ impl App {
     }
 
     /// Sends one event of this session to the streams that follow it.
-    fn publish(&self, name: &str, data: &Value) {
+    pub fn publish(&self, name: &str, data: &Value) {
         let clients = self
             .clients
             .lock()
@@ -222,6 +223,9 @@ impl App {
         if !s.engine_should_move() {
             return;
         }
+        // The engine's move comes first: the analysis mode and a review give way.
+        s.stop_analysis();
+        s.stop_review();
         s.search_gen += 1;
         s.thinking = true;
         let job = Job {
@@ -231,7 +235,7 @@ impl App {
             p1: s.snap.p1turn,
             setup: self.setup(&s.settings, s.settings.level.clone()),
             position: s.position_line(),
-            movetime: s.settings.movetime,
+            task: Task::Timed(s.settings.movetime),
         };
         if !self.submit(job) {
             s.thinking = false;
@@ -251,6 +255,11 @@ impl App {
         match job.kind {
             JobKind::Move => s.thinking && job.number == s.search_gen,
             JobKind::Hint => s.hinting && job.number == s.hint_gen,
+            JobKind::Analysis => s.analysing == Some(job.ply) && job.number == s.analysis_gen,
+            JobKind::Review => s
+                .review
+                .as_ref()
+                .is_some_and(|r| r.running && r.number == job.number),
         }
     }
 
@@ -325,6 +334,8 @@ impl App {
                     Err(e) => s.error = Some(format!("the engine failed: {e}")),
                 }
             }
+            // Their ends are taken by analysis_done and review_done.
+            JobKind::Analysis | JobKind::Review => return,
         }
         self.changed(inner);
     }
@@ -426,6 +437,9 @@ impl App {
             "hint": s.hint.as_ref().map(|h| h.mv.clone()),
             "paused": s.paused,
             "error": s.error,
+            "analysis": s.analysing,
+            "can_analyse": s.engine_free(),
+            "review": review_json(s),
         });
         if let Some(map) = state.as_object_mut() {
             for (name, value) in s.board.fields() {

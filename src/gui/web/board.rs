@@ -1,8 +1,11 @@
 //! What the page shows of the current position beside the move list's raw moves: the board
 //! drawn from both sides with the last move and what it did ([`board_svg_view`]), each move as
 //! the list shows it, the pieces each side has lost (Tactigon's trays), a warning about the
-//! position (Tactigon's gold pair) and Isaac's panel and removals ([`isaac_state`]). All of it is read from positions the engine printed
+//! position (Tactigon's gold pair) and Isaac's panel and removals ([`isaac_state`]). All of it
+//! is read from positions the engine printed
 //! (`query fen` after every move), with ludus's drawing code; nothing asks the engine more.
+//! The same drawing of any earlier position is the answer to `GET /api/view?ply=N` ([`view`]),
+//! for the page's move list.
 
 use serde_json::{Value, json};
 
@@ -10,6 +13,7 @@ use crate::game::GameId;
 use crate::gui::happened::{alert, lost_pieces, move_text};
 use crate::gui::svg::{LastMove, View, board_svg_view};
 
+use super::app::{ApiError, App};
 use super::isaac::isaac_state;
 use super::session::{Session, Settings};
 
@@ -61,17 +65,10 @@ pub fn redraw(session: &mut Session) {
         session.moves[i].shown = shown;
     }
     let fen = session.snap.fen.as_str();
-    let last = session.moves.last().map(|m| LastMove {
-        mv: m.text.as_str(),
-        before: session.fen_before(session.moves.len() - 1),
-    });
-    let draw = |flipped: bool| {
-        let view = View { flipped, last };
-        board_svg_view(game, fen, &options, &view).unwrap_or_else(|e| error_svg(&e))
-    };
+    let (svg, svg_flipped) = drawings(session, session.moves.len(), fen, &options);
     let board = Board {
-        svg: draw(false),
-        svg_flipped: draw(true),
+        svg,
+        svg_flipped,
         lost: lost_pieces(game, &options, &session.start_fen, fen),
         alert: alert(game, &options, fen),
         isaac: (game == GameId::Isaac)
@@ -79,6 +76,79 @@ pub fn redraw(session: &mut Session) {
             .flatten(),
     };
     session.board = board;
+}
+
+/// The drawings of `fen`, the position after `ply` moves of `session`, from both sides, with
+/// the move that led to it.
+fn drawings(
+    session: &Session,
+    ply: usize,
+    fen: &str,
+    options: &[(String, String)],
+) -> (String, String) {
+    let last = ply
+        .checked_sub(1)
+        .and_then(|i| session.moves.get(i).map(|m| (i, m)))
+        .map(|(i, m)| LastMove {
+            mv: m.text.as_str(),
+            before: session.fen_before(i),
+        });
+    let draw = |flipped: bool| {
+        let view = View { flipped, last };
+        board_svg_view(session.settings.game, fen, options, &view).unwrap_or_else(|e| error_svg(&e))
+    };
+    (draw(false), draw(true))
+}
+
+/// The position after `ply` moves as the page shows it from its move list: `ply`, `live`
+/// (whether it is the current position), `fen`, `move` and `shown` (the move that led to it,
+/// `null` at the start), `p1turn`, the drawings `svg` and `svg_flipped` with that move marked,
+/// `lost` (Tactigon's trays) and `isaac` (Isaac's panel and removals).
+pub fn view(session: &Session, ply: usize) -> Result<Value, String> {
+    let count = session.moves.len();
+    if ply > count {
+        return Err(format!(
+            "ply {ply}: the game has {count} moves, so a position is 0 to {count} moves in"
+        ));
+    }
+    let fen = session.fen_before(ply);
+    if fen.is_empty() {
+        return Err(format!("the position after {ply} moves is not known yet"));
+    }
+    let options = drawing_options(&session.settings);
+    let (svg, svg_flipped) = drawings(session, ply, fen, &options);
+    let played = ply.checked_sub(1).and_then(|i| session.moves.get(i));
+    Ok(json!({
+        "ply": ply,
+        "live": ply == count,
+        "fen": fen,
+        "move": played.map(|m| m.text.as_str()),
+        "shown": played.map(|m| if m.shown.is_empty() { &m.text } else { &m.shown }),
+        "p1turn": session.p1_to_move(ply),
+        "svg": svg,
+        "svg_flipped": svg_flipped,
+        "lost": lost_pieces(session.settings.game, &options, &session.start_fen, fen),
+        "isaac": (session.settings.game == GameId::Isaac)
+            .then(|| isaac_state(fen, &options))
+            .flatten(),
+    }))
+}
+
+impl App {
+    /// `GET /api/view?ply=N`: the position after N moves ([`view`]); 400 for a missing or
+    /// bad N.
+    pub fn view(&self, ply: Option<&str>) -> Result<Value, ApiError> {
+        let inner = self.lock();
+        let s = &inner.session;
+        let count = s.moves.len();
+        let ply = ply.and_then(|p| p.parse::<usize>().ok()).ok_or_else(|| {
+            ApiError::new(
+                400,
+                format!("ply= must be a number of moves from the start: 0 to {count}"),
+            )
+        })?;
+        view(s, ply).map_err(|e| ApiError::new(400, e))
+    }
 }
 
 /// The rule options the drawing knows (an engine may have more than ludus's rules).

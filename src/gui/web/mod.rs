@@ -60,12 +60,13 @@
 //!
 //! | request | answer |
 //! |---|---|
-//! | `GET /`, `/style.css`, `/app.js`, `/moves.js`, `/dialog.js`, `/analysis.js`, `/session.js`, `/board.js`, `/prefs.js`, `/isaac.js`, `/isaac-ui.js`, `/isaac.css`, `/favicon.svg` | the page |
+//! | `GET /`, `/style.css`, `/app.js`, `/moves.js`, `/dialog.js`, `/analysis.js`, `/session.js`, `/board.js`, `/prefs.js`, `/isaac.js`, `/isaac-ui.js`, `/isaac.css`, `/navigate.js`, `/evaluation.js`, `/review.js`, `/favicon.svg` | the page |
 //! | `GET /api/setup` | the engine's name, games and options (for the new-game dialog), `max_sessions`, `idle_timeout` |
 //! | `GET /api/server` | `{sessions, max_sessions, idle_timeout, engines}`: how many sessions and engine processes run |
 //! | `POST /api/session` | `{}`: a new session with the first game (`--game`, else Sight; person against engine): its state, with its id as `session`; 503 when full |
 //! | `GET /api/state?s=ID` | the session's game: `session`, settings, `moves` (and `moves_shown`, as the move list shows them: `d10×d12`, `d4+d3+b4`), `fen`, `legal`, `gameover`, `result`, `reason`, `resigned` (`p1`, `p2` or null), `can_resign`, the board `svg` and `svg_flipped` (seen from player two's side), `lost` (Tactigon: the kinds of pieces each side has lost), `alert` (Tactigon: the gold pair to break), `isaac` (Isaac: the panel's phase, status and players, and each removal open to the mover with its points, the cell its counter lands on for every advance and the advance that would collide), … |
-//! | `GET /api/events?c=CLIENT` | server-sent events of every session of browser `CLIENT`: `state` after every change, `info` per engine line, each with `session` |
+//! | `GET /api/view?s=ID&ply=N` | the position after N moves (0 … the number played), for the move list: `ply`, `live`, `fen`, `move`, `shown`, `p1turn`, `svg`, `svg_flipped`, `lost`, `isaac` |
+//! | `GET /api/events?c=CLIENT` | server-sent events of every session of browser `CLIENT`: `state` after every change, `info` per engine line (with `kind`: `move`, `hint`, `analysis`, `review`; `ply` and `p1` of the position searched), `review` per position a review has searched, each with `session` |
 //! | `GET /api/events?s=ID` | the same for one session (and it keeps that session in use while open) |
 //! | `GET /api/export?s=ID` | the game in the referee's record format (text) |
 //! | `POST /api/new?s=ID` | `{game, options, mode: hh\|he\|eh\|ee, level, movetime}` |
@@ -73,6 +74,8 @@
 //! | `POST /api/undo?s=ID`, `/api/redo?s=ID` | back to (forward to) a person's turn |
 //! | `POST /api/load?s=ID` | `{text}`: `startpos [moves …]` or `fen <F> [moves …]`, checked by the engine |
 //! | `POST /api/hint?s=ID` | a search for the person to move; the move arrives in the state |
+//! | `POST /api/analyse?s=ID` | `{ply}`: the analysis mode searches the position after `ply` moves (`go infinite`, 3 lines as `info` events) until `{"ply": null}`, a change of the game, or an engine move falls due (409 while the engine is busy with the game or where the game is over; the state's `analysis` is the ply searched, `can_analyse` whether the engine is free) |
+//! | `POST /api/review?s=ID` | `{depth\|nodes\|movetime}` (default `nodes 200000`) or `{stop: true}`: reviews the game as `ludus analyse` does, position by position; the state's `review` has the progress, each move's mark (`?!`, `?`, `??`) and player one's score per ply (`graph`) |
 //! | `POST /api/pause?s=ID` | `{paused}`: hold engine moves back, or go on |
 //! | `POST /api/resign?s=ID` | `{}`: the person playing the engine resigns (409 unless a person plays the engine and the game goes on); undo takes it back |
 //! | `POST /api/leave?s=ID&t=TAB` | `{}`: tab `TAB` no longer shows the session |
@@ -95,6 +98,7 @@
 
 mod access;
 mod actions;
+mod analysis;
 mod app;
 mod board;
 mod engine;
@@ -105,6 +109,7 @@ mod isaac;
 mod probe;
 mod query;
 mod registry;
+mod review;
 mod routes;
 mod search;
 mod server;
@@ -127,7 +132,7 @@ use routes::Server;
 use server::Listener;
 
 /// The page's files, built into the binary: path, content type, text.
-const ASSETS: [(&str, &str, &str); 13] = [
+const ASSETS: [(&str, &str, &str); 16] = [
     (
         "/index.html",
         "text/html; charset=utf-8",
@@ -187,6 +192,21 @@ const ASSETS: [(&str, &str, &str); 13] = [
         "/isaac.css",
         "text/css; charset=utf-8",
         include_str!("../../../gui-adapters/web/isaac.css"),
+    ),
+    (
+        "/navigate.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../gui-adapters/web/navigate.js"),
+    ),
+    (
+        "/evaluation.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../gui-adapters/web/evaluation.js"),
+    ),
+    (
+        "/review.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../gui-adapters/web/review.js"),
     ),
     (
         "/favicon.svg",

@@ -10,10 +10,12 @@ use serde_json::{Value, json};
 use super::ASSETS;
 use super::access;
 use super::actions::{LoadRequest, MoveRequest, NewGame, PauseRequest};
+use super::analysis::AnalyseRequest;
 use super::app::{ApiError, App};
 use super::events::{self, Follow, Hub};
 use super::http::{self, Request};
 use super::registry::{Registry, well_formed};
+use super::review::ReviewRequest;
 
 /// What the router needs: the sessions and the event streams.
 pub struct Server {
@@ -133,6 +135,11 @@ impl Server {
             "/api/setup" => respond_json(stream, Ok(self.setup_json())),
             "/api/server" => respond_json(stream, Ok(self.registry.status())),
             "/api/state" => respond_json(stream, self.session(&ids).map(|app| app.state())),
+            "/api/view" => respond_json(
+                stream,
+                self.session(&ids)
+                    .and_then(|app| app.view(request.param("ply"))),
+            ),
             "/api/export" => match self.session(&ids) {
                 Ok(app) => respond(stream, 200, "text/plain; charset=utf-8", &app.export()),
                 Err(e) => respond_json(stream, Err(e)),
@@ -220,6 +227,12 @@ impl Server {
             "/api/load" => json_body::<LoadRequest>(body).and_then(|r| self.session(ids)?.load(&r)),
             "/api/pause" => {
                 json_body::<PauseRequest>(body).and_then(|r| self.session(ids)?.pause(&r))
+            }
+            "/api/analyse" => {
+                json_body::<AnalyseRequest>(body).and_then(|r| self.session(ids)?.analyse(&r))
+            }
+            "/api/review" => {
+                json_body::<ReviewRequest>(body).and_then(|r| self.session(ids)?.review(&r))
             }
             "/api/undo" => self.session(ids)?.undo(),
             "/api/redo" => self.session(ids)?.redo(),

@@ -12,6 +12,7 @@ use crate::game::GameId;
 use crate::referee::game_record::ReportedScore;
 
 use super::board::Board;
+use super::review::Review;
 
 /// Who plays a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -178,6 +179,14 @@ pub struct Session {
     pub hinting: bool,
     /// The last hint, while its position is on the board.
     pub hint: Option<Hint>,
+    /// Numbers the analysis mode's searches.
+    pub analysis_gen: u64,
+    /// The position the analysis mode searches (its number of moves), while it searches.
+    pub analysing: Option<usize>,
+    /// Numbers game reviews.
+    pub review_gen: u64,
+    /// The last game review, running or done.
+    pub review: Option<Review>,
     /// Whether engine moves are held back (watch mode's Pause, or after an engine failure).
     pub paused: bool,
     /// The last engine problem, shown on the page.
@@ -204,6 +213,10 @@ impl Session {
             hint_gen: 0,
             hinting: false,
             hint: None,
+            analysis_gen: 0,
+            analysing: None,
+            review_gen: 0,
+            review: None,
             paused: false,
             error: None,
             turn_started: Instant::now(),
@@ -256,13 +269,46 @@ impl Session {
             && !self.snap.legal.is_empty()
     }
 
-    /// Forgets searches in flight: their results will be ignored.
+    /// Forgets searches in flight: their results will be ignored (a review still running is
+    /// dropped).
     pub fn cancel_searches(&mut self) {
         self.search_gen += 1;
         self.hint_gen += 1;
         self.thinking = false;
         self.hinting = false;
         self.hint = None;
+        self.stop_analysis();
+        self.stop_review();
+    }
+
+    /// Ends the analysis mode's search, if one runs.
+    pub fn stop_analysis(&mut self) {
+        if self.analysing.take().is_some() {
+            self.analysis_gen += 1;
+        }
+    }
+
+    /// Drops a review that is still running (a finished one stays).
+    pub fn stop_review(&mut self) {
+        if self.review.as_ref().is_some_and(|r| r.running) {
+            self.review = None;
+        }
+    }
+
+    /// Whether a game review is running.
+    pub fn reviewing(&self) -> bool {
+        self.review.as_ref().is_some_and(|r| r.running)
+    }
+
+    /// Whether the session's search engine is free for the analysis mode or a review: no
+    /// engine move is due or being searched, and no hint or review runs.
+    pub fn engine_free(&self) -> bool {
+        !self.thinking && !self.hinting && !self.engine_should_move() && !self.reviewing()
+    }
+
+    /// Whether player one is to move after `ply` moves (`ply` at most the number played).
+    pub fn p1_to_move(&self, ply: usize) -> bool {
+        self.moves.get(ply).map_or(self.snap.p1turn, |m| m.by_p1)
     }
 
     /// Records a move just played (the caller refreshes the snapshot). Redo survives only

@@ -12,12 +12,14 @@
 //! marked move. The comment that said how the game ended is kept before the result.
 
 pub mod judge;
+pub mod review;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use judge::{After, Verdict, judge, negate};
+use judge::Verdict;
+use review::{review_moves, search_fresh};
 
 use crate::exit_status;
 use crate::game::{GameId, Outcome};
@@ -190,13 +192,8 @@ fn search_positions(game: &Game, args: &AnalyseArgs) -> Result<Vec<Answer>, Stri
     let mut answers = Vec::with_capacity(count);
     let started = std::time::Instant::now();
     for i in 0..count {
-        engine
-            .new_game(Duration::from_secs(10))
-            .map_err(|e| e.to_string())?;
         let position = game.opening.position_command(&game.moves[..i]);
-        let answer = engine
-            .go(&position, &args.limit, None, args.timeout)
-            .map_err(|e| format!("the engine failed on `{position}`: {e}"))?;
+        let answer = search_fresh(&mut engine, &position, &args.limit, args.timeout)?;
         answers.push(answer);
     }
     eprintln!(
@@ -247,36 +244,25 @@ impl Tally {
 fn annotate(game: &Game, answers: &[Answer], limit: &str) -> String {
     let mut tallies = [Tally::default(), Tally::default()];
     let mut units = Vec::with_capacity(game.moves.len() + 1);
-    for (i, m) in game.moves.iter().enumerate() {
-        let mover = game.movers[i];
-        let best = &answers[i];
-        let after = match (answers.get(i + 1), game.outcome) {
-            (Some(next), _) => next.score.map(|s| After::Score(negate(s))),
-            (None, Some(Outcome::Win(p))) if p == mover => {
-                Some(After::Ended(std::cmp::Ordering::Greater))
-            }
-            (None, Some(Outcome::Win(_))) => Some(After::Ended(std::cmp::Ordering::Less)),
-            (None, _) => Some(After::Ended(std::cmp::Ordering::Equal)),
-        };
-        let engine_move = best.mv == *m;
-        let (loss, verdict) = match after {
-            Some(after) => judge(best.score, after, engine_move),
-            None => (0, Verdict::Good),
-        };
-        let tally = &mut tallies[mover.index()];
+    let reviews = review_moves(&game.moves, &game.movers, answers, game.outcome);
+    for (i, (m, review)) in game.moves.iter().zip(&reviews).enumerate() {
+        let verdict = review.verdict;
+        let tally = &mut tallies[game.movers[i].index()];
         tally.moves += 1;
-        tally.loss += loss;
+        tally.loss += review.loss;
         tally.counts[verdict as usize] += 1;
         let number = if i % 2 == 0 {
             format!("{}. ", i / 2 + 1)
         } else {
             String::new()
         };
-        let after_text = after.map_or_else(|| "?".to_string(), |a| a.to_string());
-        let best_score = best
-            .score
+        let after_text = review
+            .after
+            .map_or_else(|| "?".to_string(), |a| a.to_string());
+        let best_score = review
+            .best_score
             .map_or_else(|| "?".to_string(), |s| s.to_string());
-        let best_text = format!("best {} {best_score}", best.mv);
+        let best_text = format!("best {} {best_score}", review.best);
         let word = match verdict {
             Verdict::Good => String::new(),
             v => format!(", {}", v.word()),

@@ -15,13 +15,14 @@ use crossbeam_channel::Receiver;
 use crate::game::GameId;
 use crate::referee::game_record::{ReportedScore, Termination};
 
+mod go;
 mod group;
 mod output;
 mod receive;
 #[cfg(test)]
 mod tests;
 
-use output::{CHANNEL_CAPACITY, Line, MAX_LINE, option_name, parse_info, read_lines};
+use output::{CHANNEL_CAPACITY, Line, option_name, read_lines};
 
 /// How long `quit` waits for the engine to exit before killing it.
 const QUIT_WAIT: Duration = Duration::from_secs(1);
@@ -316,98 +317,6 @@ impl EngineProcess {
                 }
                 Some((_, Line::Text(text))) if first_word(&text) == "readyok" => return Ok(()),
                 Some(_) => {}
-            }
-        }
-    }
-
-    /// Sends the `position` line (complete, e.g. `position startpos moves c3 b2`) and
-    /// `go <go_args>`, and waits for `bestmove`. Lines queued before are discarded first, so a
-    /// late `bestmove` of an earlier search is not taken for this one. With a `deadline`, `stop`
-    /// is sent when it passes and the engine gets `grace` more; without one, `grace` in all.
-    /// The answer carries the time from writing `go` to receiving `bestmove`, and the score and
-    /// depth of the last `info` line with a score (MultiPV lines after the first are ignored).
-    pub fn go(
-        &mut self,
-        position: &str,
-        go_args: &str,
-        deadline: Option<Duration>,
-        grace: Duration,
-    ) -> Result<Answer, EngineFailure> {
-        self.go_watching(position, go_args, deadline, grace, &mut |_| {})
-    }
-
-    /// [`EngineProcess::go`], handing every `info` line to `watch` as it arrives (for an
-    /// analysis display).
-    pub fn go_watching(
-        &mut self,
-        position: &str,
-        go_args: &str,
-        deadline: Option<Duration>,
-        grace: Duration,
-        watch: &mut dyn FnMut(&str),
-    ) -> Result<Answer, EngineFailure> {
-        self.drain();
-        self.send(position)?;
-        let go = if go_args.is_empty() {
-            "go".to_string()
-        } else {
-            format!("go {go_args}")
-        };
-        self.send(&go)?;
-        let start = Instant::now();
-        let mut stop_sent = deadline.is_none();
-        let mut until = start + deadline.unwrap_or(grace);
-        let mut last: Option<(ReportedScore, Option<u32>)> = None;
-        loop {
-            let (at, line) = match self.recv_until(until) {
-                Some(received) => received,
-                None if !stop_sent => {
-                    self.send("stop")?;
-                    stop_sent = true;
-                    until = Instant::now() + grace;
-                    continue;
-                }
-                None => {
-                    let waited = match deadline {
-                        Some(d) => format!("{} and {} after stop", secs(d), secs(grace)),
-                        None => secs(grace),
-                    };
-                    return Err(EngineFailure::Stall(format!("no bestmove within {waited}")));
-                }
-            };
-            let text = match line {
-                Line::Text(text) => text,
-                Line::TooLong => {
-                    return Err(EngineFailure::BadOutput(format!(
-                        "a line longer than {} MiB",
-                        MAX_LINE >> 20
-                    )));
-                }
-                Line::Eof => return Err(EngineFailure::Crash(self.exit_detail("while thinking"))),
-            };
-            let mut words = text.split_whitespace();
-            match words.next() {
-                Some("bestmove") => {
-                    return match words.next() {
-                        None => Err(EngineFailure::BadOutput("bestmove without a move".into())),
-                        Some(mv @ ("(none)" | "0000")) => {
-                            Err(EngineFailure::BadOutput(format!("bestmove {mv}")))
-                        }
-                        Some(mv) => Ok(Answer {
-                            mv: mv.to_string(),
-                            elapsed_ms: millis(at.saturating_duration_since(start)),
-                            score: last.map(|(s, _)| s),
-                            depth: last.and_then(|(_, d)| d),
-                        }),
-                    };
-                }
-                Some("info") => {
-                    watch(&text);
-                    if let Some(found) = parse_info(&text) {
-                        last = Some(found);
-                    }
-                }
-                _ => {}
             }
         }
     }

@@ -252,3 +252,42 @@ fn option_names_may_have_spaces() {
     assert_eq!(option_name("option name  type button"), None);
     assert_eq!(option_name("id name x"), None);
 }
+
+#[test]
+fn go_until_stops_when_asked_and_waits_for_bestmove() {
+    let mut e = started("go*) echo 'info depth 1 score cp 3 pv c3';; stop) echo 'bestmove c3';;");
+    let mut seen = Vec::new();
+    let mut asked = 0;
+    let answer = e
+        .go_until(
+            "position startpos",
+            "infinite",
+            &mut |elapsed| {
+                asked += 1;
+                elapsed >= ms(150)
+            },
+            ms(500),
+            &mut |line| seen.push(line.to_string()),
+        )
+        .unwrap();
+    assert_eq!(answer.mv, "c3");
+    assert_eq!(answer.score, Some(ReportedScore::Cp(3)));
+    assert!(answer.elapsed_ms >= 150, "{answer:?}");
+    assert!(asked >= 3, "asked {asked} times");
+    assert_eq!(seen, ["info depth 1 score cp 3 pv c3"]);
+    // An engine deaf to stop stalls once the grace has passed.
+    let mut deaf = started("go*) echo 'info depth 1 score cp 3';;");
+    let failure = deaf
+        .go_until(
+            "position startpos",
+            "infinite",
+            &mut |_| true,
+            ms(100),
+            &mut |_| {},
+        )
+        .unwrap_err();
+    assert_eq!(
+        failure,
+        EngineFailure::Stall("no bestmove within 0.1 s after stop".into())
+    );
+}

@@ -1,0 +1,135 @@
+// Scores from one fixed side, player one's (White in Sight, Dark in Isaac, Red in Tactigon):
+// the engine reports each score from the side that searched (the side to move), and the page
+// turns it so that + always favours player one, whoever searched. Shown as the evaluation
+// bar above the board and as the review's graph (one point per ply, a click shows that
+// position).
+
+const $ = (id) => document.getElementById(id);
+const SVG_NS = 'http://www.w3.org/2000/svg';
+/** The value of a proven result on the bar's and the graph's scale. */
+const PROVEN = 10_000;
+/** Centipawns at which the bar is about three quarters full. */
+const SCALE = 250;
+/** The review's marks by name. */
+const MARKS = { '?!': 'inaccuracy', '?': 'mistake', '??': 'blunder' };
+/** The graph's drawing size (its viewBox) and the centipawns at its top and bottom edges. */
+const GRAPH = { w: 300, h: 80, cap: 600 };
+
+/**
+ * A score of the side to move (`p1`: player one is to move) from player one's view:
+ * `{ cp }` (+ good for player one) or `{ mate, winner: 'p1' | 'p2' }` (a proven result:
+ * `mate` moves to its end, 0 when the side to move is mated already). Null without a score.
+ */
+export function p1View(score, p1) {
+  if (!score) return null;
+  if ('mate' in score) {
+    const moverWins = score.mate > 0;
+    return { mate: Math.abs(score.mate), winner: moverWins === p1 ? 'p1' : 'p2' };
+  }
+  return { cp: p1 ? score.cp : -score.cp };
+}
+
+/** A review graph's point as a view: `{ end }` (a finished game), or a score and its side. */
+export function pointView(point) {
+  if (!point) return null;
+  if (point.end) {
+    return point.end === 'draw' ? { cp: 0, end: true } : { mate: 0, winner: point.end === 'p1win' ? 'p1' : 'p2', end: true };
+  }
+  return p1View(point.score, point.p1);
+}
+
+/** A view as one number: centipawns, ±PROVEN for a proven result. */
+export function valueOf(view) {
+  if (!view) return null;
+  if ('winner' in view) return view.winner === 'p1' ? PROVEN : -PROVEN;
+  return view.cp;
+}
+
+/** A view in words: "+0.35", "−1.20", "White mates in 3", "Black has won". */
+export function describe(view, sides) {
+  if (!view) return '–';
+  if ('winner' in view) {
+    const side = sides[view.winner === 'p1' ? 0 : 1];
+    if (view.end) return `${side} has won`;
+    return view.mate > 0 ? `${side} mates in ${view.mate}` : `${side} wins`;
+  }
+  const pawns = view.cp / 100;
+  return `${pawns > 0 ? '+' : pawns < 0 ? '−' : '±'}${Math.abs(pawns).toFixed(2)}`;
+}
+
+/** A short form for the bar: "+0.35", "M3" for player one's mate, "−M3" for player two's. */
+function short(view) {
+  if ('winner' in view) return `${view.winner === 'p1' ? '+' : '−'}M${view.mate}`;
+  return describe(view, ['', '']);
+}
+
+/**
+ * Shows `view` (or nothing known: null) on the evaluation bar: player one's share of the bar
+ * (a proven result fills it), the score in words, and data attributes for tests
+ * (`data-value`: centipawns from player one's side, ±10000 for a proven result).
+ */
+export function showBar(view, sides) {
+  const bar = $('eval-bar');
+  const fill = $('eval-fill');
+  const value = valueOf(view);
+  const share = value === null ? 50 : 50 + 50 * Math.tanh(value / (2 * SCALE));
+  fill.style.width = `${Math.max(0, Math.min(100, share)).toFixed(1)}%`;
+  bar.dataset.value = value === null ? '' : String(value);
+  $('eval-text').textContent = view ? short(view) : '';
+  bar.title = view ? `${describe(view, sides)} (from ${sides[0]}'s side)` : `no evaluation yet (scores from ${sides[0]}'s side)`;
+}
+
+function make(tag, attrs) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  return el;
+}
+
+/** The graph's height for a value: player one's advantage up, capped. */
+function graphY(value) {
+  const v = Math.max(-GRAPH.cap, Math.min(GRAPH.cap, value));
+  return GRAPH.h / 2 - (v / GRAPH.cap) * (GRAPH.h / 2 - 4);
+}
+
+/**
+ * Draws the review's evaluation graph into `svg`: one point per ply (the start, then the
+ * position after each move) from player one's side, a polyline through the known ones, the
+ * moves marked by the review (`marks`) coloured, the position shown (`current`) larger. A
+ * click on or beside a point calls `onPick(ply)`.
+ */
+export function drawGraph(svg, graph, marks, current, sides, onPick) {
+  svg.setAttribute('viewBox', `0 0 ${GRAPH.w} ${GRAPH.h}`);
+  const n = graph.length;
+  const x = (i) => (n > 1 ? 4 + (i * (GRAPH.w - 8)) / (n - 1) : GRAPH.w / 2);
+  const items = [make('line', { class: 'axis', x1: 0, y1: GRAPH.h / 2, x2: GRAPH.w, y2: GRAPH.h / 2 })];
+  const points = graph.map((p, i) => ({ i, view: pointView(p) }))
+    .filter((p) => p.view !== null)
+    .map((p) => ({ ...p, value: valueOf(p.view) }));
+  items.push(make('polyline', {
+    class: 'eval-line',
+    points: points.map((p) => `${x(p.i).toFixed(1)},${graphY(p.value).toFixed(1)}`).join(' '),
+  }));
+  for (const p of points) {
+    const mark = marks[p.i - 1]?.mark ?? '';
+    const dot = make('circle', {
+      class: ['point', mark && `mark-${MARKS[mark]}`, p.i === current && 'current'].filter(Boolean).join(' '),
+      cx: x(p.i).toFixed(1), cy: graphY(p.value).toFixed(1), r: p.i === current ? 4 : 2.5,
+      'data-ply': p.i, 'data-value': p.value,
+    });
+    const title = make('title', {});
+    title.textContent = `ply ${p.i}${mark ? ` ${mark}` : ''}: ${describe(p.view, sides)}`;
+    dot.append(title);
+    items.push(dot);
+  }
+  svg.replaceChildren(...items);
+  svg.onclick = (event) => {
+    const target = event.target.closest('[data-ply]');
+    if (target) { onPick(Number(target.dataset.ply)); return; }
+    // A click beside a point picks the nearest ply.
+    const box = svg.getBoundingClientRect();
+    if (!box.width || n < 1) return;
+    const at = ((event.clientX - box.left) / box.width) * GRAPH.w;
+    const ply = n > 1 ? Math.round(((at - 4) * (n - 1)) / (GRAPH.w - 8)) : 0;
+    onPick(Math.max(0, Math.min(n - 1, ply)));
+  };
+}

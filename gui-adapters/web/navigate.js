@@ -1,0 +1,180 @@
+// The move list and stepping through the game: numbered moves, each a button that shows the
+// position after it; the keys ← → Home End (not while typing or with a dialog open) and the
+// buttons under the list step through the game. An earlier position comes from the server
+// (GET /api/view?ply=N: its drawings from both sides, its FEN) and is kept while the game's
+// moves up to it stay the same. While one is shown the page says so and offers the way back;
+// moves are made only on the current position.
+
+import { request } from './session.js';
+
+const $ = (id) => document.getElementById(id);
+/** Most earlier positions kept. */
+const KEPT = 200;
+
+/** The position shown when it is not the current one: the server's view, else null. */
+let view = null;
+/** The ply asked for (null: the current position), and the views fetched, by key. */
+let wanted = null;
+const views = new Map();
+let hooks = null;
+let state = null;
+
+/** The position after `ply` moves of the game as a key. */
+function keyOf(s, ply) {
+  return `${s.session}|${s.game}|${s.start}|${s.moves.slice(0, ply).join(' ')}`;
+}
+
+/** The earlier position shown, or null when the board shows the current one. */
+export function viewing() { return view; }
+
+/** The number of moves played in the position on the board. */
+export function shownPly() { return view ? view.ply : (state?.moves.length ?? 0); }
+
+/** Shows the position after `ply` moves (null or the last ply: the current position). */
+export async function goTo(ply) {
+  if (!state) return;
+  const count = state.moves.length;
+  if (ply === null || ply >= count) {
+    wanted = null;
+    view = null;
+    hooks.render();
+    return;
+  }
+  const target = Math.max(0, ply);
+  wanted = target;
+  const key = keyOf(state, target);
+  let found = views.get(key);
+  if (!found) {
+    try {
+      found = await request(`/api/view?ply=${target}`);
+    } catch (e) {
+      hooks.say(e.message, 'error');
+      return;
+    }
+    if (views.size >= KEPT) views.clear();
+    views.set(key, found);
+  }
+  // A later step (or a change of the game) has overtaken this one.
+  if (wanted !== target || keyOf(state, target) !== key) return;
+  view = found;
+  hooks.render();
+}
+
+/** A new state: an earlier position that is no longer part of the game is left. */
+export function syncNavigation(next) {
+  state = next;
+  if (view && (view.ply >= next.moves.length || !views.has(keyOf(next, view.ply)))) {
+    view = null;
+    wanted = null;
+  }
+}
+
+/** Which player made the game's first move (a loaded position may start with player two). */
+function firstByP1(s) {
+  return (s.moves.length % 2 === 0) === s.p1turn;
+}
+
+function moveButton(s, i, marks) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'mv';
+  b.dataset.ply = String(i + 1);
+  b.textContent = s.moves_shown?.[i] || s.moves[i];
+  const mark = marks?.[i]?.mark;
+  if (mark) {
+    b.dataset.mark = mark;
+    b.title = `${marks[i].verdict}: best ${marks[i].best} ${marks[i].best_score ?? ''}`.trim();
+  }
+  return b;
+}
+
+/** The numbered move list, the move on the board highlighted, review marks (`marks`). */
+export function renderMoves(s, marks) {
+  const list = $('moves');
+  const items = [];
+  const offset = firstByP1(s) ? 0 : 1;
+  for (let i = -offset; i < s.moves.length; i += 2) {
+    const li = document.createElement('li');
+    const num = document.createElement('span');
+    num.className = 'num';
+    num.textContent = `${(i + offset) / 2 + 1}.`;
+    li.append(num);
+    for (const j of [i, i + 1]) {
+      if (j < 0) {
+        const gap = document.createElement('span');
+        gap.className = 'mv gap';
+        gap.textContent = '…';
+        li.append(gap);
+      } else if (j < s.moves.length) li.append(moveButton(s, j, marks));
+    }
+    items.push(li);
+  }
+  list.replaceChildren(...items);
+  list.dataset.count = String(s.moves.length);
+  const ply = shownPly();
+  const current = list.querySelector(`.mv[data-ply="${ply}"]`);
+  current?.classList.add('current');
+  if (!view) list.scrollTop = list.scrollHeight;
+  else if (current) {
+    const top = current.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - current.offsetHeight) {
+      list.scrollTop = top - list.clientHeight / 2;
+    }
+  }
+  renderViewing(s);
+}
+
+/** The note above the board while an earlier position is shown, with the way back. */
+function renderViewing(s) {
+  const box = $('viewing');
+  box.hidden = !view;
+  document.body.dataset.view = view ? String(view.ply) : 'live';
+  if (!view) return;
+  const n = view.ply;
+  const i = n - 1 + (firstByP1(s) ? 0 : 1);
+  const what = n === 0 ? 'the start position'
+    : `the position after ${Math.floor(i / 2) + 1}.${i % 2 ? '..' : ''} ${view.shown ?? view.move}`;
+  $('viewing-text').textContent = `Viewing ${what} (move ${n} of ${s.moves.length}) — the game goes on from its last move`;
+}
+
+/** Fields whose keys are their own: text, numbers, lists (not checkboxes or buttons). */
+const FIELDS = 'textarea, select, [contenteditable], input:not([type="checkbox"]):not([type="radio"]):not([type="button"]):not([type="submit"])';
+
+/** Whether a key press is for the page (not typed into a field, no dialog open). */
+function forPage(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey || event.shiftKey) return false;
+  if (event.target.closest?.(FIELDS)) return false;
+  return !document.querySelector('dialog[open]');
+}
+
+function onKey(event) {
+  if (!state || !forPage(event)) return;
+  const ply = shownPly();
+  const to = {
+    ArrowLeft: () => Math.max(0, ply - 1),
+    ArrowRight: () => ply + 1,
+    Home: () => 0,
+    End: () => null,
+  }[event.key];
+  if (!to) return;
+  event.preventDefault();
+  goTo(to());
+}
+
+/**
+ * Sets up the list's clicks, the keys and the step buttons. `h.render()` redraws the page,
+ * `h.say(text, kind)` tells the person something.
+ */
+export function initNavigation(h) {
+  hooks = h;
+  $('moves').addEventListener('click', (event) => {
+    const b = event.target.closest('.mv[data-ply]');
+    if (b) goTo(Number(b.dataset.ply));
+  });
+  addEventListener('keydown', onKey);
+  $('nav-start').addEventListener('click', () => goTo(0));
+  $('nav-back').addEventListener('click', () => goTo(Math.max(0, shownPly() - 1)));
+  $('nav-forward').addEventListener('click', () => goTo(shownPly() + 1));
+  $('nav-end').addEventListener('click', () => goTo(null));
+  $('btn-live').addEventListener('click', () => goTo(null));
+}

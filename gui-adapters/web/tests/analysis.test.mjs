@@ -1,0 +1,201 @@
+// Browser tests of the web GUI's analysis tools: the move list and stepping through the game
+// (keys and clicks, the FEN shown), the analysis mode (three lines, stopping), the game
+// review (a thrown-away win marked as the one blunder, the graph) and the evaluation bar
+// (always from player one's side). run.sh starts `ludus web --port 0` as BASE_URL.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  clickCell, load, newGame, openPage, shot, waitPly,
+} from './helpers.mjs';
+
+/** A Tactigon game of 24 plies (random moves) and the positions after some of them. */
+const TACTIGON_MOVES = 'd0-c1 d14-g9 d6-g11 c15-f12 e5-c7 f14-f16 f2-e1 g9-c5 g11-c11 c17-b12 '
+  + 'd8-d10 b12-a11 d4-a9 d16-b12 c11-e15 b12-e5 b6-b4 f12-d10 c7-f8 e5-f2 e3-e11 e17-e15 '
+  + 'd2-d6 f2-e5';
+const TACTIGON_FENS = {
+  0: '2/C1C3c1c/1ST4ts1/CTPSC1csptc/1ST4ts1/C1C3c1c/2 r 0',
+  1: '2/C1C3c1c/CST4ts1/1TPSC1csptc/1ST4ts1/C1C3c1c/2 b 1',
+  10: '2/C1C2sc1c/CS1T1S4/1TP1C1c1ptc/CS5ts1/2C2t1cc/2 r 10',
+  22: 'Ps/CC4c1c/CS8/1T4c2tc/C4S1s2/p1CT3cc/2 r 22',
+  23: 'Ps/CC4c1c/CS8/3T2c2tc/C4S1s2/p1CT3cc/2 b 23',
+  24: 'Ps/CC4c1c/CS8/3T2c2tc/C1p2S1s2/2CT3cc/2 r 24',
+};
+
+const fen = (page) => page.$eval('#fen', (f) => f.textContent);
+const shown = (page) => page.evaluate(() => document.body.dataset.view);
+
+/** Presses `key` on the page and waits until the board shows `view` ('live' or a ply). */
+async function press(page, key, view) {
+  await page.keyboard.press(key);
+  await page.waitForFunction((v) => document.body.dataset.view === v, String(view));
+}
+
+/** The evaluation bar's value: centipawns from player one's side (±10000 proven), or null. */
+const barValue = (page) => page.$eval('#eval-bar', (b) => (b.dataset.value === '' ? null : Number(b.dataset.value)));
+
+test('the move list steps through the game by keys and clicks, numbered past 10', async () => {
+  const page = await openPage();
+  await newGame(page, { game: 'tactigon', mode: 'hh' });
+  await load(page, `startpos moves ${TACTIGON_MOVES}`);
+  assert.equal(await shown(page), 'live');
+  assert.equal(await fen(page), TACTIGON_FENS[24]);
+  const rows = await page.$$eval('#moves li', (l) => l.map((e) => e.querySelector('.num').textContent));
+  assert.deepEqual(rows, Array.from({ length: 12 }, (_, i) => `${i + 1}.`));
+  // The numbers 10, 11 and 12 are whole: nothing clipped, inside the list.
+  const clipped = await page.$$eval('#moves .num', (nums) => nums.filter((n) => {
+    const list = document.getElementById('moves').getBoundingClientRect();
+    return n.scrollWidth > n.clientWidth || n.getBoundingClientRect().left < list.left;
+  }).map((n) => n.textContent));
+  assert.deepEqual(clipped, []);
+  assert.equal(await page.$eval('#moves .mv[data-ply="24"]', (b) => b.classList.contains('current')), true);
+
+  await press(page, 'ArrowLeft', 23);
+  assert.equal(await fen(page), TACTIGON_FENS[23]);
+  assert.ok(await page.$eval('#viewing', (v) => !v.hidden), 'the page says an earlier position is shown');
+  assert.match(await page.$eval('#viewing-text', (v) => v.textContent), /move 23 of 24/);
+  await press(page, 'ArrowLeft', 22);
+  assert.equal(await fen(page), TACTIGON_FENS[22]);
+  await press(page, 'Home', 0);
+  assert.equal(await fen(page), TACTIGON_FENS[0]);
+  await press(page, 'ArrowRight', 1);
+  assert.equal(await fen(page), TACTIGON_FENS[1]);
+  await press(page, 'End', 'live');
+  assert.equal(await fen(page), TACTIGON_FENS[24]);
+  assert.ok(await page.$eval('#viewing', (v) => v.hidden));
+
+  await page.click('#moves .mv[data-ply="10"]');
+  await page.waitForFunction(() => document.body.dataset.view === '10');
+  assert.equal(await fen(page), TACTIGON_FENS[10]);
+  assert.equal(await page.$eval('#moves .mv[data-ply="10"]', (b) => b.classList.contains('current')), true);
+  // The board of the past takes no move: it says how to go back, and nothing is sent.
+  await clickCell(page, 'd6');
+  assert.match(await page.$eval('#message', (m) => m.textContent), /earlier position/);
+  assert.deepEqual(page.posted, []);
+  // Keys typed into a text field do not step.
+  await page.click('#load-text');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await shown(page), '10');
+  await shot(page, 'move-list-earlier-position');
+  await page.click('#btn-live');
+  await page.waitForFunction(() => document.body.dataset.view === 'live');
+  // A move on the current position shows the current position again.
+  await page.click('#moves .mv[data-ply="3"]');
+  await page.waitForFunction(() => document.body.dataset.view === '3');
+  await press(page, 'End', 'live');
+  await page.close();
+});
+
+test('analysis mode shows three lines in a game of two people and stops when turned off', async () => {
+  const page = await openPage();
+  await newGame(page, { game: 'tactigon', mode: 'hh' });
+  await clickCell(page, 'd6');
+  await clickCell(page, 'c11');
+  await waitPly(page, 1);
+  await page.check('#analyse-mode');
+  await page.waitForFunction(() => document.body.dataset.analysis === '1');
+  // Three lines of one iteration (read at once: the next iteration replaces them).
+  const lines = await (await page.waitForFunction(() => {
+    const read = [...document.querySelectorAll('#an-lines li')].map((e) => ({
+      score: e.querySelector('.line-score').textContent,
+      depth: e.querySelector('.line-depth').textContent,
+      pv: e.querySelector('.line-pv').textContent,
+    }));
+    const full = read.length === 3 && read.every((l) => l.pv) && new Set(read.map((l) => l.depth)).size === 1;
+    return full && read;
+  }, null, { timeout: 60_000 })).jsonValue();
+  assert.equal(lines.length, 3);
+  for (const line of lines) {
+    assert.match(line.score, /^([+−±]\d+\.\d\d|(Red|Blue) (mates in \d+|wins))$/);
+    assert.match(line.depth, /^d\d+$/);
+    assert.ok(line.pv.length > 0);
+  }
+  assert.equal(new Set(lines.map((l) => l.pv.split(' ')[0])).size, 3, 'three different first moves');
+  await shot(page, 'analysis-mode');
+  // An earlier position from the move list is analysed in its turn.
+  await press(page, 'ArrowLeft', 0);
+  await page.waitForFunction(() => document.body.dataset.analysis === '0');
+  await press(page, 'End', 'live');
+  await page.waitForFunction(() => document.body.dataset.analysis === '1');
+  // Turned off: the server stops, and the engine is free for a hint at once.
+  await page.uncheck('#analyse-mode');
+  await page.waitForFunction(() => document.body.dataset.analysis === 'off');
+  const state = await page.evaluate(async () => {
+    const s = new URLSearchParams(location.search).get('s');
+    return (await fetch(`/api/state?s=${s}`)).json();
+  });
+  assert.equal(state.analysis, null);
+  assert.equal(state.can_analyse, true);
+  await page.click('#btn-hint');
+  await page.waitForFunction(() => /hint: \S+/.test(document.getElementById('status').textContent), null, { timeout: 20_000 });
+  await page.close();
+});
+
+test('analysis mode says there is nothing to search where the game is over', async () => {
+  const page = await openPage();
+  await newGame(page, { game: 'sight', mode: 'hh' });
+  // README: White shuts in Black's only stack with d4-e4.
+  await load(page, 'fen 5:x5/x,w,x,w2,x/b,x,w,w3,b2/x3,b,b/x5 w moves d4-e4');
+  await page.check('#analyse-mode');
+  await page.waitForFunction(() => /game is over in this position/.test(document.getElementById('an-mode-note').textContent));
+  assert.equal(await page.evaluate(() => document.body.dataset.analysis), 'off');
+  await press(page, 'ArrowLeft', 0);
+  await page.waitForFunction(() => document.body.dataset.analysis === '0');
+  await page.uncheck('#analyse-mode');
+  await page.waitForFunction(() => document.body.dataset.analysis === 'off');
+  await page.close();
+});
+
+test('a review marks the thrown-away win, and only it, as a blunder', async () => {
+  const page = await openPage();
+  await newGame(page, { game: 'sight', mode: 'hh' });
+  // tests/analyse.rs: b2 wins for White (the solved book), e5, then a1 throws the win away
+  // (e1 keeps it).
+  for (const [i, cell] of ['b2', 'e5', 'a1'].entries()) {
+    await clickCell(page, cell);
+    await waitPly(page, i + 1);
+  }
+  await page.selectOption('#review-limit', 'depth 4');
+  await page.click('#btn-review');
+  await page.waitForFunction(() => document.body.dataset.review === 'done', null, { timeout: 60_000 });
+  const marked = await page.$$eval('#moves .mv[data-mark]', (b) => b.map((e) => [e.dataset.ply, e.dataset.mark]));
+  assert.deepEqual(marked, [['3', '??']]);
+  assert.match(await page.$eval('#review-status', (s) => s.textContent), /0 inaccuracies, 0 mistakes, 1 blunders/);
+  // The graph: a point per ply from White's side; White's proven win until the blunder.
+  const points = await page.$$eval('#eval-graph .point', (p) => p.map((e) => [e.dataset.ply, Number(e.dataset.value)]));
+  assert.deepEqual(points.map(([p]) => p), ['0', '1', '2', '3']);
+  assert.deepEqual(points.slice(0, 3).map(([, v]) => v), [10000, 10000, 10000]);
+  assert.ok(points[3][1] < 10000, `no proven win after a1: ${points[3][1]}`);
+  assert.ok(await page.$eval('#eval-graph .point[data-ply="3"]', (p) => p.classList.contains('mark-blunder')));
+  await shot(page, 'review');
+  await page.click('#eval-graph .point[data-ply="1"]');
+  await page.waitForFunction(() => document.body.dataset.view === '1');
+  assert.equal(await fen(page), '5:x5/x5/x5/x,w,x3/x5 b');
+  await page.close();
+});
+
+test('the evaluation bar shows scores from player one\'s side, whoever searched', async () => {
+  const page = await openPage();
+  await newGame(page, { game: 'tactigon', mode: 'hh' });
+  // Red is far ahead; Blue is to move, and its search scores the position for Blue.
+  await load(page, 'fen 2/C1C3c1c/1ST7/CTPSC3cp1/1ST7/C1C3c1c/2 b 0');
+  assert.equal(await barValue(page), null);
+  await page.click('#btn-hint');
+  await page.waitForFunction(() => /hint: \S+/.test(document.getElementById('status').textContent), null, { timeout: 20_000 });
+  const blue = await barValue(page);
+  assert.ok(blue > 300, `Blue's search, from Red's side: ${blue}`);
+  assert.match(await page.$eval('#an-score', (s) => s.textContent), /^(\+\d+\.\d\d \(Red's view\)|Red mates in \d+)$/);
+  const hint = (await page.$eval('#status', (s) => s.textContent)).match(/hint: (\S+)/)[1];
+  const [from, to] = hint.split('-');
+  await clickCell(page, from);
+  await clickCell(page, to);
+  await waitPly(page, 1);
+  await page.click('#btn-hint');
+  await page.waitForFunction(() => /hint: \S+/.test(document.getElementById('status').textContent), null, { timeout: 20_000 });
+  const red = await barValue(page);
+  assert.ok(red > 300, `Red's search, from Red's side: ${red}`);
+  const width = await page.$eval('#eval-fill', (f) => parseFloat(f.style.width));
+  assert.ok(width > 50, `Red's share of the bar: ${width}%`);
+  await shot(page, 'evaluation-bar');
+  await page.close();
+});

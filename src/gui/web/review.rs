@@ -1,0 +1,322 @@
+//! Game review on the page: every position of the game searched by the session's search
+//! engine at fixed limits, from a fresh game each ([`search_fresh`], as `ludus analyse`
+//! does), and every move scored and marked `?!`, `?`, `??` by [`review_moves`], the code of
+//! `ludus analyse`. The review runs on the search worker when the engine is free (see
+//! [`super::session::Session::engine_free`]); its progress goes to the pages as `review`
+//! events, and the state carries it (`review`) for as long as the game begins with the moves
+//! reviewed. An engine move that falls due (or an undo, a new game) drops a review still
+//! running.
+
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::game::{Outcome, Player};
+use crate::referee::analyse::review::{review_moves, search_fresh};
+use crate::referee::engine_process::Answer;
+use crate::referee::game_record::ReportedScore;
+
+use super::app::{ApiError, App};
+use super::engine::Engine;
+use super::search::{Job, JobKind, Task};
+use super::session::{Session, position_line};
+
+/// The limit of a review when the page names none: the same scores on every run, and a
+/// fraction of a second per position.
+const DEFAULT_LIMIT: &str = "nodes 200000";
+
+/// How long one position's search may take beyond its own limit.
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Highest limits a review may ask for, so one position stays short.
+const MAX_DEPTH: u32 = 30;
+/// See [`MAX_DEPTH`].
+const MAX_NODES: u64 = 50_000_000;
+/// See [`MAX_DEPTH`]; milliseconds.
+const MAX_MOVETIME: u64 = 10_000;
+
+/// The body of `POST /api/review`: at most one limit per position (by default
+/// [`DEFAULT_LIMIT`]), or `stop`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewRequest {
+    /// Search each position to this depth.
+    #[serde(default)]
+    pub depth: Option<u32>,
+    /// Search each position this many nodes.
+    #[serde(default)]
+    pub nodes: Option<u64>,
+    /// Search each position this many milliseconds.
+    #[serde(default)]
+    pub movetime: Option<u64>,
+    /// Stop a review that runs (its partial results are dropped).
+    #[serde(default)]
+    pub stop: bool,
+}
+
+/// A game review, running or done.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Review {
+    /// The review's number (of the session's reviews).
+    pub number: u64,
+    /// The arguments of each position's `go`.
+    pub limit: String,
+    /// The moves reviewed.
+    pub moves: Vec<String>,
+    /// Who made each of them.
+    pub movers: Vec<Player>,
+    /// Whether player one is to move in each position searched.
+    pub p1: Vec<bool>,
+    /// How the game ended by the rules after the last move (then its position is not
+    /// searched).
+    pub outcome: Option<Outcome>,
+    /// The engine's answer for each position searched so far.
+    pub answers: Vec<Answer>,
+    /// Whether positions are still being searched.
+    pub running: bool,
+    /// Why the review stopped early (an engine failure).
+    pub error: Option<String>,
+}
+
+impl Review {
+    /// How many positions the review searches: one per move, and the final position unless
+    /// the game ended there.
+    pub fn total(&self) -> usize {
+        self.moves.len() + usize::from(self.outcome.is_none())
+    }
+
+    /// Whether `session`'s game still begins with the moves reviewed.
+    fn fits(&self, session: &Session) -> bool {
+        session.moves.len() >= self.moves.len()
+            && self
+                .moves
+                .iter()
+                .zip(&session.moves)
+                .all(|(a, b)| *a == b.text)
+    }
+}
+
+/// A score as the page reads it: `{"cp": N}` or `{"mate": N}`, from the side to move.
+fn score_json(score: ReportedScore) -> Value {
+    match score {
+        ReportedScore::Cp(cp) => json!({ "cp": cp }),
+        ReportedScore::Mate(n) => json!({ "mate": n }),
+    }
+}
+
+/// The review as the page shows it: `limit`, `running`, `done` and `total` positions,
+/// `error`; `moves`, per move reviewed, `null` until both its positions are searched, else
+/// `{mark, verdict, loss, best, best_score, after}` (the last two from the mover's side, as
+/// `ludus analyse` writes them); `graph`, per position from the start to the last move
+/// reviewed, the engine's score `{score: {cp|mate: N}, p1}` (from the side to move; `p1`:
+/// player one is to move), `{end: p1win|p2win|draw}` for a finished game's last position,
+/// `null` not searched yet. `null` when there is no review, or the
+/// game no longer begins with the moves reviewed.
+pub fn review_json(session: &Session) -> Value {
+    let Some(r) = session.review.as_ref().filter(|r| r.fits(session)) else {
+        return Value::Null;
+    };
+    let reviews = review_moves(&r.moves, &r.movers, &r.answers, r.outcome);
+    let moves: Vec<Value> = reviews
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let next_known =
+                r.answers.len() > i + 1 || (i + 1 == r.moves.len() && r.outcome.is_some());
+            if r.answers.len() <= i || !next_known {
+                return Value::Null;
+            }
+            json!({
+                "mark": m.verdict.mark(),
+                "verdict": m.verdict.word(),
+                "loss": m.loss,
+                "best": m.best,
+                "best_score": m.best_score.map(|s| s.to_string()),
+                "after": m.after.map(|a| a.to_string()),
+            })
+        })
+        .collect();
+    let mut graph: Vec<Value> = (0..=r.moves.len())
+        .map(|i| match (r.answers.get(i), r.p1.get(i)) {
+            (Some(answer), Some(&p1)) => answer
+                .score
+                .map_or(Value::Null, |s| json!({ "score": score_json(s), "p1": p1 })),
+            _ => Value::Null,
+        })
+        .collect();
+    if let (Some(outcome), Some(last)) = (r.outcome, graph.last_mut()) {
+        let end = match outcome {
+            Outcome::Win(Player::One) => "p1win",
+            Outcome::Win(Player::Two) => "p2win",
+            Outcome::Draw => "draw",
+        };
+        *last = json!({ "end": end });
+    }
+    json!({
+        "limit": r.limit,
+        "running": r.running,
+        "done": r.answers.len(),
+        "total": r.total(),
+        "error": r.error,
+        "moves": moves,
+        "graph": graph,
+    })
+}
+
+/// The `go` arguments of a review request, checked.
+fn limit_of(request: &ReviewRequest) -> Result<String, ApiError> {
+    let bad = |m: String| ApiError::new(400, m);
+    match (request.depth, request.nodes, request.movetime) {
+        (None, None, None) => Ok(DEFAULT_LIMIT.to_string()),
+        (Some(d), None, None) if (1..=MAX_DEPTH).contains(&d) => Ok(format!("depth {d}")),
+        (None, Some(n), None) if (1..=MAX_NODES).contains(&n) => Ok(format!("nodes {n}")),
+        (None, None, Some(ms)) if (1..=MAX_MOVETIME).contains(&ms) => Ok(format!("movetime {ms}")),
+        (Some(_), None, None) => Err(bad(format!("depth runs from 1 to {MAX_DEPTH}"))),
+        (None, Some(_), None) => Err(bad(format!("nodes run from 1 to {MAX_NODES}"))),
+        (None, None, Some(_)) => Err(bad(format!("movetime runs from 1 to {MAX_MOVETIME} ms"))),
+        _ => Err(bad("name one limit: depth, nodes or movetime".into())),
+    }
+}
+
+impl App {
+    /// Starts a review of the game's moves (or stops the one running). Refused (409) with no
+    /// move to review, while a review runs, and while the engine is busy with the game.
+    pub fn review(&self, request: &ReviewRequest) -> Result<Value, ApiError> {
+        let limit = limit_of(request)?;
+        let mut guard = self.lock();
+        let inner = &mut *guard;
+        let s = &mut inner.session;
+        if request.stop {
+            s.stop_review();
+            return Ok(self.changed(inner));
+        }
+        if s.moves.is_empty() {
+            return Err(ApiError::new(
+                409,
+                "no move has been played: nothing to review",
+            ));
+        }
+        if s.reviewing() {
+            return Err(ApiError::new(409, "a review is running already"));
+        }
+        if !s.engine_free() {
+            let why = if s.hinting {
+                "a hint search is running: review when it has ended"
+            } else {
+                "the engine is to move: review when it has moved (or pause the game)"
+            };
+            return Err(ApiError::new(409, why));
+        }
+        s.stop_analysis();
+        s.review_gen += 1;
+        let outcome = match (s.snap.gameover, s.snap.result.as_str()) {
+            (false, _) => None,
+            (true, "p1win") => Some(Outcome::Win(Player::One)),
+            (true, "p2win") => Some(Outcome::Win(Player::Two)),
+            (true, _) => Some(Outcome::Draw),
+        };
+        let review = Review {
+            number: s.review_gen,
+            limit: limit.clone(),
+            moves: s.moves.iter().map(|m| m.text.clone()).collect(),
+            movers: s
+                .moves
+                .iter()
+                .map(|m| if m.by_p1 { Player::One } else { Player::Two })
+                .collect(),
+            p1: (0..=s.moves.len()).map(|i| s.p1_to_move(i)).collect(),
+            outcome,
+            answers: Vec::new(),
+            running: true,
+            error: None,
+        };
+        let positions: Vec<String> = (0..review.total())
+            .map(|i| position_line(&s.start, review.moves[..i].iter().map(String::as_str)))
+            .collect();
+        let level = self.info.option("Level").map(|o| o.default.clone());
+        let job = Job {
+            kind: JobKind::Review,
+            number: review.number,
+            ply: s.moves.len(),
+            p1: s.snap.p1turn,
+            setup: self.setup(&s.settings, level),
+            position: s.position_line(),
+            task: Task::Review { positions, limit },
+        };
+        s.review = Some(review);
+        if !self.submit(job) {
+            s.review = None;
+            return Err(ApiError::new(500, "the search worker has stopped"));
+        }
+        Ok(self.changed(inner))
+    }
+
+    /// Keeps the answer of the next position of review `job`; false once the review is no
+    /// longer wanted.
+    fn review_answer(&self, job: &Job, answer: Answer) -> bool {
+        let mut guard = self.lock();
+        let s = &mut guard.session;
+        let Some(review) = s
+            .review
+            .as_mut()
+            .filter(|r| r.number == job.number && r.running)
+        else {
+            return false;
+        };
+        review.answers.push(answer);
+        let mut progress = review_json(s);
+        if let Some(map) = progress.as_object_mut() {
+            map.insert("session".into(), json!(self.id));
+        }
+        drop(guard);
+        self.publish("review", &progress);
+        true
+    }
+
+    /// Takes the end of review `job`: done, or failed with the engine's error.
+    pub fn review_done(&self, job: &Job, result: Result<(), String>) {
+        let mut guard = self.lock();
+        let inner = &mut *guard;
+        let Some(review) = inner
+            .session
+            .review
+            .as_mut()
+            .filter(|r| r.number == job.number && r.running)
+        else {
+            return;
+        };
+        review.running = false;
+        review.error = result.err();
+        if !inner.closed {
+            self.changed(inner);
+        }
+    }
+}
+
+/// The worker's side: each position searched from a fresh game at the review's limit, its
+/// answer kept (and sent to the pages) before the next; stops early once the review is no
+/// longer wanted.
+pub fn search(
+    engine: &mut Engine,
+    app: &App,
+    job: &Job,
+    positions: &[String],
+    limit: &str,
+) -> Result<(), String> {
+    let timeout = TIMEOUT
+        + limit
+            .strip_prefix("movetime ")
+            .and_then(|ms| ms.parse().ok())
+            .map_or(Duration::ZERO, Duration::from_millis);
+    for position in positions {
+        if !app.is_current(job) {
+            return Ok(());
+        }
+        let answer = search_fresh(engine, position, limit, timeout)?;
+        if !app.review_answer(job, answer) {
+            return Ok(());
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,151 @@
+//! Game review, shared by `ludus analyse` and the web GUI's review: the engine's answer for
+//! each position from a fresh game at fixed limits ([`search_fresh`]), and every move scored
+//! against the engine's best and given its verdict ([`review_moves`], with [`judge`]).
+
+use std::cmp::Ordering;
+use std::time::Duration;
+
+use crate::game::{Outcome, Player};
+use crate::referee::engine_process::{Answer, EngineProcess};
+use crate::referee::game_record::ReportedScore;
+
+use super::judge::{After, Verdict, judge, negate};
+
+/// How long `uginewgame` and its `readyok` may take before a position's search.
+const NEW_GAME_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// What the review says about one move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveReview {
+    /// The engine's best move in the position before the move.
+    pub best: String,
+    /// The engine's score of that position, from the mover's side.
+    pub best_score: Option<ReportedScore>,
+    /// The mover's value after the move: the next position's score negated, or how the game
+    /// ended; `None` when the next position's search gave no score.
+    pub after: Option<After>,
+    /// What the move lost, in centipawns (see [`judge`]).
+    pub loss: i64,
+    /// The move's verdict.
+    pub verdict: Verdict,
+}
+
+/// The engine's answer for `position` (a whole `position …` line) at `limit` (the arguments
+/// of `go`: `depth 8`, `nodes 100000`, `movetime 500`), searched from a fresh game
+/// (`uginewgame` first, so the answer does not depend on what was searched before); the
+/// engine has `timeout` to answer. Errors are for people.
+pub fn search_fresh(
+    engine: &mut EngineProcess,
+    position: &str,
+    limit: &str,
+    timeout: Duration,
+) -> Result<Answer, String> {
+    engine
+        .new_game(NEW_GAME_TIMEOUT)
+        .map_err(|e| e.to_string())?;
+    engine
+        .go(position, limit, None, timeout)
+        .map_err(|e| format!("the engine failed on `{position}`: {e}"))
+}
+
+/// Scores every move of a game: `moves[i]` was played by `movers[i]` in the position whose
+/// engine answer is `answers[i]`; `answers[moves.len()]` is the final position's when the game
+/// did not end there by the rules, and `outcome` how it ended after the last move if it did.
+/// A move whose positions have no answer (yet) is scored as good, with no best move.
+pub fn review_moves(
+    moves: &[String],
+    movers: &[Player],
+    answers: &[Answer],
+    outcome: Option<Outcome>,
+) -> Vec<MoveReview> {
+    let mut reviews = Vec::with_capacity(moves.len());
+    for (i, m) in moves.iter().enumerate() {
+        let mover = movers.get(i).copied().unwrap_or(Player::One);
+        let Some(best) = answers.get(i) else {
+            reviews.push(MoveReview {
+                best: String::new(),
+                best_score: None,
+                after: None,
+                loss: 0,
+                verdict: Verdict::Good,
+            });
+            continue;
+        };
+        let last = i + 1 == moves.len();
+        let after = match (answers.get(i + 1), outcome) {
+            (Some(next), _) => next.score.map(|s| After::Score(negate(s))),
+            (None, Some(Outcome::Win(p))) if last && p == mover => {
+                Some(After::Ended(Ordering::Greater))
+            }
+            (None, Some(Outcome::Win(_))) if last => Some(After::Ended(Ordering::Less)),
+            (None, Some(Outcome::Draw)) if last => Some(After::Ended(Ordering::Equal)),
+            (None, _) => None,
+        };
+        let (loss, verdict) = match after {
+            Some(after) => judge(best.score, after, best.mv == *m),
+            None => (0, Verdict::Good),
+        };
+        reviews.push(MoveReview {
+            best: best.mv.clone(),
+            best_score: best.score,
+            after,
+            loss,
+            verdict,
+        });
+    }
+    reviews
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use ReportedScore::{Cp, Mate};
+
+    fn answer(mv: &str, score: ReportedScore) -> Answer {
+        Answer {
+            mv: mv.into(),
+            elapsed_ms: 0,
+            score: Some(score),
+            depth: Some(4),
+        }
+    }
+
+    fn texts(moves: &[&str]) -> Vec<String> {
+        moves.iter().map(|m| m.to_string()).collect()
+    }
+
+    #[test]
+    fn moves_are_judged_from_the_movers_side() {
+        let moves = texts(&["b2", "e5", "a1"]);
+        let movers = [Player::One, Player::Two, Player::One];
+        let answers = [
+            answer("d4", Mate(13)),
+            answer("a1", Mate(-12)),
+            answer("e1", Mate(11)),
+            answer("c3", Cp(20)),
+        ];
+        let reviews = review_moves(&moves, &movers, &answers, None);
+        let verdicts: Vec<Verdict> = reviews.iter().map(|r| r.verdict).collect();
+        assert_eq!(verdicts, [Verdict::Good, Verdict::Good, Verdict::Blunder]);
+        assert_eq!(reviews[0].after, Some(After::Score(Mate(12))));
+        assert_eq!(reviews[2].after, Some(After::Score(Cp(-20))));
+        assert_eq!(reviews[2].best, "e1");
+    }
+
+    #[test]
+    fn the_end_of_the_game_scores_the_last_move() {
+        let moves = texts(&["c3", "c4"]);
+        let movers = [Player::One, Player::Two];
+        let answers = [answer("c3", Cp(10)), answer("b2", Cp(0))];
+        let won = review_moves(&moves, &movers, &answers, Some(Outcome::Win(Player::Two)));
+        assert_eq!(won[1].after, Some(After::Ended(Ordering::Greater)));
+        assert_eq!(won[1].verdict, Verdict::Good);
+        let lost = review_moves(&moves, &movers, &answers, Some(Outcome::Win(Player::One)));
+        assert_eq!(lost[1].verdict, Verdict::Blunder);
+        // A review still running: the moves without answers are not judged.
+        let partial = review_moves(&moves, &movers, &answers[..1], None);
+        assert_eq!(partial[0].after, None);
+        assert_eq!(partial[1].best, "");
+    }
+}

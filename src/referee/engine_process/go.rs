@@ -1,0 +1,182 @@
+//! Searching: `position` and `go`, then the `info` lines and the one `bestmove`, with `stop`
+//! sent at a deadline ([`EngineProcess::go`]) or when the caller asks for it
+//! ([`EngineProcess::go_until`], for `go infinite` in an analysis display).
+
+use std::time::{Duration, Instant};
+
+use crate::referee::game_record::ReportedScore;
+
+use super::output::{Line, MAX_LINE, parse_info};
+use super::{Answer, EngineFailure, EngineProcess, millis, secs};
+
+/// How often [`EngineProcess::go_until`] asks whether to stop while no line arrives.
+const STOP_POLL: Duration = Duration::from_millis(25);
+
+/// What one line of a search's output means.
+enum Seen {
+    /// An `info` line or anything else: the search goes on.
+    More,
+    /// The `bestmove` line (or an output that ends the search).
+    Done(Result<Answer, EngineFailure>),
+}
+
+/// A search in flight: when `go` was written and the last score reported.
+struct Search {
+    start: Instant,
+    last: Option<(ReportedScore, Option<u32>)>,
+}
+
+impl EngineProcess {
+    /// Sends the `position` line (complete, e.g. `position startpos moves c3 b2`) and
+    /// `go <go_args>`, and waits for `bestmove`. Lines queued before are discarded first, so a
+    /// late `bestmove` of an earlier search is not taken for this one. With a `deadline`, `stop`
+    /// is sent when it passes and the engine gets `grace` more; without one, `grace` in all.
+    /// The answer carries the time from writing `go` to receiving `bestmove`, and the score and
+    /// depth of the last `info` line with a score (MultiPV lines after the first are ignored).
+    pub fn go(
+        &mut self,
+        position: &str,
+        go_args: &str,
+        deadline: Option<Duration>,
+        grace: Duration,
+    ) -> Result<Answer, EngineFailure> {
+        self.go_watching(position, go_args, deadline, grace, &mut |_| {})
+    }
+
+    /// [`EngineProcess::go`], handing every `info` line to `watch` as it arrives (for an
+    /// analysis display).
+    pub fn go_watching(
+        &mut self,
+        position: &str,
+        go_args: &str,
+        deadline: Option<Duration>,
+        grace: Duration,
+        watch: &mut dyn FnMut(&str),
+    ) -> Result<Answer, EngineFailure> {
+        let mut search = self.start_search(position, go_args)?;
+        let mut stop_sent = deadline.is_none();
+        let mut until = search.start + deadline.unwrap_or(grace);
+        loop {
+            let (at, line) = match self.recv_until(until) {
+                Some(received) => received,
+                None if !stop_sent => {
+                    self.send("stop")?;
+                    stop_sent = true;
+                    until = Instant::now() + grace;
+                    continue;
+                }
+                None => {
+                    let waited = match deadline {
+                        Some(d) => format!("{} and {} after stop", secs(d), secs(grace)),
+                        None => secs(grace),
+                    };
+                    return Err(EngineFailure::Stall(format!("no bestmove within {waited}")));
+                }
+            };
+            if let Seen::Done(answer) = self.seen(&mut search, at, line, watch) {
+                return answer;
+            }
+        }
+    }
+
+    /// Like [`EngineProcess::go_watching`] without a deadline (for `go infinite`): `stop` is
+    /// sent once `stop(elapsed)` says so — it is asked whenever a line arrives and at least
+    /// every 25 ms — and the engine then has `grace` to answer `bestmove`.
+    pub fn go_until(
+        &mut self,
+        position: &str,
+        go_args: &str,
+        stop: &mut dyn FnMut(Duration) -> bool,
+        grace: Duration,
+        watch: &mut dyn FnMut(&str),
+    ) -> Result<Answer, EngineFailure> {
+        let mut search = self.start_search(position, go_args)?;
+        let mut stop_by: Option<Instant> = None;
+        loop {
+            let now = Instant::now();
+            if stop_by.is_none() && stop(now.saturating_duration_since(search.start)) {
+                self.send("stop")?;
+                stop_by = Some(now + grace);
+            }
+            let until = stop_by.unwrap_or(now + STOP_POLL);
+            match self.recv_until(until) {
+                Some((at, line)) => {
+                    if let Seen::Done(answer) = self.seen(&mut search, at, line, watch) {
+                        return answer;
+                    }
+                }
+                None if stop_by.is_some() => {
+                    return Err(EngineFailure::Stall(format!(
+                        "no bestmove within {} after stop",
+                        secs(grace)
+                    )));
+                }
+                None => {}
+            }
+        }
+    }
+
+    /// Discards the lines queued, sends `position_line` and `go <go_args>` (`go` when empty).
+    fn start_search(&mut self, position: &str, go_args: &str) -> Result<Search, EngineFailure> {
+        self.drain();
+        self.send(position)?;
+        let go = if go_args.is_empty() {
+            "go".to_string()
+        } else {
+            format!("go {go_args}")
+        };
+        self.send(&go)?;
+        Ok(Search {
+            start: Instant::now(),
+            last: None,
+        })
+    }
+
+    /// Takes one line of a search's output: an `info` line goes to `watch` (and its score is
+    /// kept), `bestmove` ends the search, the end of output or an overlong line fails it.
+    fn seen(
+        &mut self,
+        search: &mut Search,
+        at: Instant,
+        line: Line,
+        watch: &mut dyn FnMut(&str),
+    ) -> Seen {
+        let text = match line {
+            Line::Text(text) => text,
+            Line::TooLong => {
+                return Seen::Done(Err(EngineFailure::BadOutput(format!(
+                    "a line longer than {} MiB",
+                    MAX_LINE >> 20
+                ))));
+            }
+            Line::Eof => {
+                return Seen::Done(Err(EngineFailure::Crash(
+                    self.exit_detail("while thinking"),
+                )));
+            }
+        };
+        let mut words = text.split_whitespace();
+        match words.next() {
+            Some("bestmove") => Seen::Done(match words.next() {
+                None => Err(EngineFailure::BadOutput("bestmove without a move".into())),
+                Some(mv @ ("(none)" | "0000")) => {
+                    Err(EngineFailure::BadOutput(format!("bestmove {mv}")))
+                }
+                Some(mv) => Ok(Answer {
+                    mv: mv.to_string(),
+                    elapsed_ms: millis(at.saturating_duration_since(search.start)),
+                    score: search.last.map(|(s, _)| s),
+                    depth: search.last.and_then(|(_, d)| d),
+                }),
+            }),
+            Some("info") => {
+                watch(&text);
+                if let Some(found) = parse_info(&text) {
+                    search.last = Some(found);
+                }
+                Seen::More
+            }
+            _ => Seen::More,
+        }
+    }
+}
