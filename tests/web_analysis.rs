@@ -5,26 +5,13 @@
 //! the scores `ludus analyse` gives, the thrown-away win marked `??`, bad limits refused).
 
 use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use ludus::gui::web::{WebConfig, WebServer};
 use serde_json::{Value, json};
 
 mod web_common;
-use web_common::Client;
-
-fn start() -> (WebServer, Client) {
-    let config = WebConfig {
-        port: 0,
-        engine: Some(PathBuf::from(env!("CARGO_BIN_EXE_ludus"))),
-        ..WebConfig::default()
-    };
-    let server = WebServer::start(config).expect("the server starts");
-    let client = Client::new(&server);
-    (server, client)
-}
+use web_common::{Client, start};
 
 /// A game of two people with `moves` played; the state after each move.
 fn play(c: &Client, game: &str, moves: &[&str]) -> Vec<Value> {

@@ -4,26 +4,12 @@
 //! both drawings, Isaac's panel and removals, and the favicon. The drawings themselves are
 //! checked in `web_board.rs`.
 
-use std::path::PathBuf;
-
 use ludus::game::GameId;
 use ludus::gui::svg::{LastMove, View, board_svg_view};
-use ludus::gui::web::{WebConfig, WebServer};
 use serde_json::{Value, json};
 
 mod web_common;
-use web_common::Client;
-
-fn start() -> (WebServer, Client) {
-    let config = WebConfig {
-        port: 0,
-        engine: Some(PathBuf::from(env!("CARGO_BIN_EXE_ludus"))),
-        ..WebConfig::default()
-    };
-    let server = WebServer::start(config).expect("the server starts");
-    let client = Client::new(&server);
-    (server, client)
-}
+use web_common::{Client, start};
 
 fn new_game(c: &Client, game: &str, mode: &str) -> Value {
     c.ok(

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use ludus::gui::web::WebServer;
+use ludus::gui::web::{WebConfig, WebServer};
 use serde_json::{Value, json};
 
 /// The ludus binary under test.
@@ -27,6 +27,18 @@ pub fn agent() -> ureq::Agent {
         .timeout_global(Some(Duration::from_secs(30)))
         .build()
         .into()
+}
+
+/// A server on a free port whose engine is this ludus, and a client with a session of its own.
+pub fn start() -> (WebServer, Client) {
+    let config = WebConfig {
+        port: 0,
+        engine: Some(ludus()),
+        ..WebConfig::default()
+    };
+    let server = WebServer::start(config).expect("the server starts");
+    let client = Client::new(&server);
+    (server, client)
 }
 
 /// `GET url`: the status and the body.

@@ -4,7 +4,7 @@
 //! collision rule forbids. A program showing the scoring phase (a GUI, a trainer's report) can
 //! show these without knowing the rules.
 
-use super::tables::{line_mask, value};
+use super::tables::value;
 use super::{Isaac, Phase, Tile};
 use crate::game::Player;
 
@@ -70,13 +70,7 @@ impl Isaac {
             .iter()
             .filter(|&&t| self.removable(t, counters))
             .map(|&t| {
-                let line = line_mask(t.vertical, t.anchor as usize);
-                let tiles_on_line = self
-                    .tiles()
-                    .iter()
-                    .filter(|u| u.anchor != t.anchor && u.mask() & line != 0)
-                    .count() as u32;
-                let counters_on_line = (counters & line).count_ones();
+                let (tiles_on_line, counters_on_line) = self.line_counts(t, counters);
                 let earned = self.earned_with(t, counters);
                 // Ending on the other counter means a new score of 99 − theirs (§4.4).
                 let collision = (99u32)

@@ -68,14 +68,20 @@ impl Isaac {
 
     /// [`Isaac::earned`] with the counter cells already known (callers looping over tiles).
     pub(super) fn earned_with(&self, t: Tile, counter_cells: u128) -> u32 {
+        let (others, counters) = self.line_counts(t, counter_cells);
+        others * value(t.size) as u32 * (1 << counters)
+    }
+
+    /// `N` and `c` of removing `t` (docs/rules/isaac.md §4.3): the other tiles with a cell in
+    /// its line, and the counters standing in that line.
+    pub(super) fn line_counts(&self, t: Tile, counter_cells: u128) -> (u32, u32) {
         let line = line_mask(t.vertical, t.anchor as usize);
         let others = self
             .tiles()
             .iter()
             .filter(|u| u.anchor != t.anchor && u.mask() & line != 0)
             .count() as u32;
-        let counters = (counter_cells & line).count_ones();
-        others * value(t.size) as u32 * (1 << counters)
+        (others, (counter_cells & line).count_ones())
     }
 
     /// Whether the side to move may end its counter on `score` (the collision rule of
