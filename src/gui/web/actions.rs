@@ -344,13 +344,12 @@ impl App {
             s.hint_gen += 1;
             s.hinting = true;
             s.hint = None;
-            let level = self.info.option("Level").map(|o| o.default.clone());
             let job = Job {
                 kind: JobKind::Hint,
                 number: s.hint_gen,
                 ply: s.moves.len(),
                 p1: s.snap.p1turn,
-                setup: self.setup(&s.settings, level),
+                setup: self.setup(&s.settings, None),
                 position: s.position_line(),
                 task: Task::Timed(s.settings.movetime),
             };

@@ -78,13 +78,12 @@ impl App {
         s.stop_analysis();
         s.analysis_gen += 1;
         s.analysing = Some(ply);
-        let level = self.info.option("Level").map(|o| o.default.clone());
         let job = Job {
             kind: JobKind::Analysis,
             number: s.analysis_gen,
             ply,
             p1: s.p1_to_move(ply),
-            setup: self.setup(&s.settings, level),
+            setup: self.setup(&s.settings, None),
             position: position_line(&s.start, s.moves[..ply].iter().map(|m| m.text.as_str())),
             task: Task::Infinite,
         };

@@ -143,7 +143,8 @@ impl App {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The engine settings of the session's game; `level` for the searching engine.
+    /// The engine settings of the session's game; `level` for the searching engine (`None`: the
+    /// engine's default level, what hints, analysis and reviews search at).
     pub fn setup(&self, settings: &Settings, level: Option<String>) -> EngineSetup {
         EngineSetup {
             variant: self

@@ -234,13 +234,12 @@ impl App {
         let positions: Vec<String> = (0..review.total())
             .map(|i| position_line(&s.start, review.moves[..i].iter().map(String::as_str)))
             .collect();
-        let level = self.info.option("Level").map(|o| o.default.clone());
         let job = Job {
             kind: JobKind::Review,
             number: review.number,
             ply: s.moves.len(),
             p1: s.snap.p1turn,
-            setup: self.setup(&s.settings, level),
+            setup: self.setup(&s.settings, None),
             position: s.position_line(),
             task: Task::Review { positions, limit },
         };
