@@ -90,8 +90,13 @@ enum Command {
         depth: u32,
     },
     /// Search the fixed bench positions of every game (or of `--game`): a deterministic
-    /// node-count signature.
-    Bench,
+    /// node-count signature on stdout, the speed on stderr.
+    Bench {
+        /// Set an option first in every game benched, as NAME=VALUE (repeatable), e.g.
+        /// Eval=hand to time the hand-written evaluation against the built-in net.
+        #[arg(long = "option", value_name = "NAME=VALUE", value_parser = parse_option)]
+        options: Vec<(String, String)>,
+    },
     /// Play in the terminal: people against the engine, each other, or watch two engines.
     Play {
         /// Who plays player one.
@@ -262,9 +267,9 @@ fn main() -> ExitCode {
             }
             status
         }
-        Some(Command::Bench) => match chosen {
-            Some(game) => oneshot::bench(&[game]),
-            None => oneshot::bench(GameId::ALL),
+        Some(Command::Bench { options }) => match chosen {
+            Some(game) => oneshot::bench(&[game], &options),
+            None => oneshot::bench(GameId::ALL, &options),
         },
         Some(Command::Play {
             p1,

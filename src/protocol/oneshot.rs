@@ -85,26 +85,36 @@ pub fn perft(game: GameId, setup: &Setup, depth: u32) -> i32 {
 
 /// `ludus bench`: the bench of each game (its positions and a per-game total as
 /// `info string bench <game> nodes <n>`), then `Nodes searched: <sum>`, the signature of all
-/// games together.
-pub fn bench(games: &[GameId]) -> i32 {
+/// games together. `options` are set first in every game. The speed goes to stderr, one line
+/// per game and one for the sum (`bench <what>: <n> nodes, <s> s, <nps> nodes/s`), so stdout
+/// stays the same from run to run.
+pub fn bench(games: &[GameId], options: &[(String, String)]) -> i32 {
     let mode = Mode::OneShot { show_info: false };
     let mut out = Output::new(Box::new(std::io::stdout()), Mode::Protocol);
+    let setup = Setup {
+        options: options.to_vec(),
+        ..Setup::default()
+    };
     let mut total = 0u64;
+    let mut total_secs = 0.0;
     for &game in games {
         let buffer = SharedBuffer::default();
         let script = ["bench".to_string()];
-        let status = run_script(
-            game,
-            &Setup::default(),
-            &script,
-            mode,
-            Box::new(buffer.clone()),
-        );
+        let status = run_script(game, &setup, &script, mode, Box::new(buffer.clone()));
+        let mut game_nodes = None;
         for line in buffer.text().lines() {
             if let Some(nodes) = line.strip_prefix("Nodes searched: ") {
-                total += nodes.parse::<u64>().unwrap_or(0);
+                game_nodes = nodes.parse::<u64>().ok();
+                total += game_nodes.unwrap_or(0);
                 out.line(&format!("info string bench {game} nodes {nodes}"));
-            } else if !line.starts_with("Nodes/second") {
+            } else if let Some(nps) = line.strip_prefix("Nodes/second: ") {
+                let nps = nps.parse::<u64>().unwrap_or(0);
+                if let Some(nodes) = game_nodes.filter(|_| nps > 0) {
+                    let secs = nodes as f64 / nps as f64;
+                    total_secs += secs;
+                    eprintln!("{}", speed_line(&game.to_string(), nodes, secs));
+                }
+            } else {
                 out.line(line);
             }
         }
@@ -113,7 +123,16 @@ pub fn bench(games: &[GameId]) -> i32 {
         }
     }
     out.line(&format!("Nodes searched: {total}"));
+    if games.len() > 1 && total_secs > 0.0 {
+        eprintln!("{}", speed_line("total", total, total_secs));
+    }
     0
+}
+
+/// `bench <what>: <n> nodes, <s> s, <nps> nodes/s`.
+fn speed_line(what: &str, nodes: u64, secs: f64) -> String {
+    let nps = (nodes as f64 / secs).round() as u64;
+    format!("bench {what}: {nodes} nodes, {secs:.3} s, {nps} nodes/s")
 }
 
 /// A writer that keeps what it is given, for reading back after a script has run.
