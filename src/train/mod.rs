@@ -21,6 +21,10 @@ use crate::game::GameId;
 use crate::net::NetBase;
 
 #[cfg(feature = "train")]
+mod adam;
+#[cfg(feature = "train")]
+mod checkpoint;
+#[cfg(feature = "train")]
 mod data;
 #[cfg(feature = "train")]
 mod model;

@@ -11,11 +11,12 @@ use std::io::Write;
 use std::path::Path;
 
 use candle_core::{Device, Tensor, Var};
-use candle_nn::{AdamW, Optimizer, ParamsAdamW};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
+use super::adam::Adam;
+use super::checkpoint::Checkpoint;
 use super::data::{Positions, sigmoid};
 use crate::net::file::{Net, NetBase, NetHeader, QA, QB};
 
@@ -74,9 +75,11 @@ pub struct FloatNet {
     pub bo: f32,
 }
 
-type Failure = String;
+/// A training error, said in words.
+pub type Failure = String;
 
-fn candle(e: candle_core::Error) -> Failure {
+/// A candle error as a training error.
+pub fn candle(e: candle_core::Error) -> Failure {
     format!("training: {e}")
 }
 
@@ -167,83 +170,6 @@ impl FloatNet {
                 .collect::<Result<_, _>>()?,
             output_bias: (self.bo * (QA * QB) as f32).round() as i32,
         })
-    }
-
-    /// The checkpoint's bytes: a text line (`ludus-train-checkpoint epoch=E inputs=I
-    /// hidden=H`, then the run's settings, [`Hyper::describe`]), then the weights as
-    /// little-endian f32.
-    fn checkpoint_bytes(&self, epoch: usize, run: &str) -> Vec<u8> {
-        let mut out = format!(
-            "ludus-train-checkpoint epoch={epoch} inputs={} hidden={} {run}\n",
-            self.inputs, self.hidden
-        )
-        .into_bytes();
-        for x in self
-            .w
-            .iter()
-            .chain(&self.b)
-            .chain(&self.wo)
-            .chain([&self.bo])
-        {
-            out.extend_from_slice(&x.to_le_bytes());
-        }
-        out
-    }
-
-    /// Reads a checkpoint of a net of `inputs` and `hidden` written by a run with the
-    /// settings `run` ([`Hyper::describe`]); returns the epochs it has done.
-    fn from_checkpoint(
-        bytes: &[u8],
-        inputs: usize,
-        hidden: usize,
-        run: &str,
-    ) -> Result<(FloatNet, usize), Failure> {
-        let end = bytes
-            .iter()
-            .position(|&b| b == b'\n')
-            .ok_or("not a checkpoint")?;
-        let line = std::str::from_utf8(&bytes[..end]).map_err(|_| "not a checkpoint")?;
-        let words: Vec<&str> = line.split(' ').collect();
-        let field = |key: &str| -> Option<usize> {
-            words
-                .iter()
-                .find_map(|w| w.strip_prefix(key)?.strip_prefix('=')?.parse().ok())
-        };
-        if words.first() != Some(&"ludus-train-checkpoint")
-            || field("inputs") != Some(inputs)
-            || field("hidden") != Some(hidden)
-        {
-            return Err(format!(
-                "the checkpoint ({line}) is not of this net ({inputs} inputs, {hidden} hidden)"
-            ));
-        }
-        let settings = words.get(4..).map(|w| w.join(" ")).unwrap_or_default();
-        if settings != run {
-            return Err(format!(
-                "the checkpoint was written by a run with other settings ({settings}; this run \
-                 has {run}): rerun with those settings to resume it, or delete it to start afresh"
-            ));
-        }
-        let epoch = field("epoch").ok_or("the checkpoint has no epoch")?;
-        let floats: Vec<f32> = bytes[end + 1..]
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        let n = inputs * hidden;
-        if floats.len() != n + 3 * hidden + 1 || !bytes[end + 1..].len().is_multiple_of(4) {
-            return Err("the checkpoint is cut short".into());
-        }
-        Ok((
-            FloatNet {
-                inputs,
-                hidden,
-                w: floats[..n].to_vec(),
-                b: floats[n..n + hidden].to_vec(),
-                wo: floats[n + hidden..n + 3 * hidden].to_vec(),
-                bo: floats[n + 3 * hidden],
-            },
-            epoch,
-        ))
     }
 }
 
@@ -370,8 +296,9 @@ fn loss_on(
 }
 
 /// Trains a net of `inputs` inputs on `train`, reporting each epoch's losses (and the
-/// validation loss on `valid`) to `progress`. With a `checkpoint` path the weights are saved
-/// there after every epoch, and a run that finds one goes on after its last epoch.
+/// validation loss on `valid`) to `progress`. With a `checkpoint` path the weights and the
+/// optimiser's state are saved there after every epoch (`checkpoint.rs`), and a run that finds
+/// one goes on after its last epoch, exactly as if it had not stopped.
 pub fn train(
     train: &Positions,
     valid: &Positions,
@@ -380,32 +307,64 @@ pub fn train(
     checkpoint: Option<&Path>,
     progress: &mut dyn Write,
 ) -> Result<FloatNet, Failure> {
+    train_until(
+        train,
+        valid,
+        inputs,
+        hyper,
+        checkpoint,
+        progress,
+        hyper.epochs,
+    )
+}
+
+/// [`train`], stopping after epoch `until` (a run cut short, for the tests of resuming).
+fn train_until(
+    train: &Positions,
+    valid: &Positions,
+    inputs: usize,
+    hyper: &Hyper,
+    checkpoint: Option<&Path>,
+    progress: &mut dyn Write,
+    until: usize,
+) -> Result<FloatNet, Failure> {
     let dev = Device::Cpu;
-    let (start, first_epoch) = match checkpoint.map(std::fs::read) {
-        Some(Ok(bytes)) => {
-            let (net, done) =
-                FloatNet::from_checkpoint(&bytes, inputs, hyper.hidden, &hyper.describe())?;
-            let _ = writeln!(progress, "resuming after epoch {done} from the checkpoint");
-            (net, done)
-        }
-        _ => (
-            FloatNet::random(inputs, hyper.hidden, hyper.seed, hyper.base),
-            0,
-        ),
+    let run = hyper.describe();
+    let resumed = match checkpoint.map(std::fs::read) {
+        Some(Ok(bytes)) => Some(Checkpoint::read(&bytes, inputs, hyper.hidden, &run)?),
+        _ => None,
+    };
+    let start = match &resumed {
+        Some(c) => c.net.clone(),
+        None => FloatNet::random(inputs, hyper.hidden, hyper.seed, hyper.base),
     };
     let model = Model::new(&start, &dev).map_err(candle)?;
-    let mut optimiser = AdamW::new(
-        model.vars(),
-        ParamsAdamW {
-            lr: hyper.lr,
-            weight_decay: 0.0,
-            ..ParamsAdamW::default()
-        },
-    )
-    .map_err(candle)?;
+    let mut optimiser = Adam::new(model.vars(), hyper.lr).map_err(candle)?;
+    let mut first_epoch = 0;
+    if let Some(c) = &resumed {
+        first_epoch = c.epoch;
+        match &c.optimiser {
+            Some((steps, moments)) => {
+                optimiser.restore(*steps, moments)?;
+                let _ = writeln!(
+                    progress,
+                    "resuming after epoch {} from the checkpoint",
+                    c.epoch
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    progress,
+                    "resuming after epoch {} from a checkpoint without the optimiser's state \
+                     (an older format): its moments start afresh",
+                    c.epoch
+                );
+            }
+        }
+    }
     let mut order: Vec<usize> = (0..train.len()).collect();
     let started = std::time::Instant::now();
-    for epoch in first_epoch..hyper.epochs {
+    for epoch in first_epoch..until.min(hyper.epochs) {
         let fraction = epoch as f64 / hyper.epochs.max(1) as f64;
         optimiser.set_learning_rate(hyper.lr * (1.0 - 0.9 * fraction));
         order.sort_unstable();
@@ -435,11 +394,12 @@ pub fn train(
             started.elapsed().as_secs_f64()
         );
         if let Some(path) = checkpoint {
-            let net = model.to_float(inputs, hyper.hidden).map_err(candle)?;
-            let tmp = path.with_extension("tmp");
-            std::fs::write(&tmp, net.checkpoint_bytes(epoch + 1, &hyper.describe()))
-                .and_then(|()| std::fs::rename(&tmp, path))
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let saved = Checkpoint {
+                net: model.to_float(inputs, hyper.hidden).map_err(candle)?,
+                epoch: epoch + 1,
+                optimiser: Some((optimiser.steps(), optimiser.moments().map_err(candle)?)),
+            };
+            saved.write(path, &run)?;
         }
     }
     model.to_float(inputs, hyper.hidden).map_err(candle)
@@ -525,24 +485,36 @@ mod tests {
     }
 
     #[test]
-    fn a_checkpoint_reads_back_and_another_nets_or_another_runs_is_refused() {
-        let net = FloatNet::random(10, 4, 9, NetBase::None);
-        let run = hyper(NetBase::None).describe();
-        let bytes = net.checkpoint_bytes(7, &run);
-        assert_eq!(FloatNet::from_checkpoint(&bytes, 10, 4, &run), Ok((net, 7)));
-        assert!(FloatNet::from_checkpoint(&bytes, 11, 4, &run).is_err());
-        assert!(FloatNet::from_checkpoint(&bytes[..bytes.len() - 2], 10, 4, &run).is_err());
-        let other = Hyper {
-            epochs: 3,
+    fn a_run_resumed_from_its_checkpoint_ends_as_the_uninterrupted_run() {
+        let lists: [(&[u16], &[u16]); 4] =
+            [(&[0, 2], &[1]), (&[1], &[0, 3]), (&[3], &[2]), (&[], &[0])];
+        let mut data = positions(&lists.repeat(10));
+        for i in 0..data.len() {
+            data.results[i] = [1.0, 0.0, 0.5, 1.0][i % 4];
+        }
+        let hyper = Hyper {
+            epochs: 6,
             ..hyper(NetBase::None)
         };
-        let err = FloatNet::from_checkpoint(&bytes, 10, 4, &other.describe()).unwrap_err();
-        assert!(
-            err.contains("epochs=40") && err.contains("epochs=3"),
-            "{err}"
+        let whole = train(&data, &data, 4, &hyper, None, &mut Vec::new()).unwrap();
+        let path =
+            std::env::temp_dir().join(format!("ludus-resume-test-{}.ckpt", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let cut = train_until(&data, &data, 4, &hyper, Some(&path), &mut Vec::new(), 2).unwrap();
+        assert_ne!(
+            cut, whole,
+            "two epochs of six already gave the whole run's net"
         );
-        let on_hand = hyper(NetBase::Hand).describe();
-        assert!(FloatNet::from_checkpoint(&bytes, 10, 4, &on_hand).is_err());
+        let mut said = Vec::new();
+        let resumed = train(&data, &data, 4, &hyper, Some(&path), &mut said).unwrap();
+        let _ = std::fs::remove_file(&path);
+        let said = String::from_utf8_lossy(&said);
+        assert!(
+            said.starts_with("resuming after epoch 2 from the checkpoint\n"),
+            "{said}"
+        );
+        assert_eq!(said.matches("epoch ").count(), 1 + 4, "{said}");
+        assert_eq!(resumed, whole);
     }
 
     #[test]
