@@ -298,35 +298,16 @@ fn loss_on(
 /// Trains a net of `inputs` inputs on `train`, reporting each epoch's losses (and the
 /// validation loss on `valid`) to `progress`. With a `checkpoint` path the weights and the
 /// optimiser's state are saved there after every epoch (`checkpoint.rs`), and a run that finds
-/// one goes on after its last epoch, exactly as if it had not stopped.
+/// one goes on after its last epoch, exactly as if it had not stopped. `stop_after` cuts the
+/// run short after that epoch (as an interruption would).
 pub fn train(
     train: &Positions,
     valid: &Positions,
     inputs: usize,
     hyper: &Hyper,
     checkpoint: Option<&Path>,
+    stop_after: Option<usize>,
     progress: &mut dyn Write,
-) -> Result<FloatNet, Failure> {
-    train_until(
-        train,
-        valid,
-        inputs,
-        hyper,
-        checkpoint,
-        progress,
-        hyper.epochs,
-    )
-}
-
-/// [`train`], stopping after epoch `until` (a run cut short, for the tests of resuming).
-fn train_until(
-    train: &Positions,
-    valid: &Positions,
-    inputs: usize,
-    hyper: &Hyper,
-    checkpoint: Option<&Path>,
-    progress: &mut dyn Write,
-    until: usize,
 ) -> Result<FloatNet, Failure> {
     let dev = Device::Cpu;
     let run = hyper.describe();
@@ -364,7 +345,8 @@ fn train_until(
     }
     let mut order: Vec<usize> = (0..train.len()).collect();
     let started = std::time::Instant::now();
-    for epoch in first_epoch..until.min(hyper.epochs) {
+    let last = stop_after.map_or(hyper.epochs, |n| n.min(hyper.epochs));
+    for epoch in first_epoch..last {
         let fraction = epoch as f64 / hyper.epochs.max(1) as f64;
         optimiser.set_learning_rate(hyper.lr * (1.0 - 0.9 * fraction));
         order.sort_unstable();
@@ -496,17 +478,26 @@ mod tests {
             epochs: 6,
             ..hyper(NetBase::None)
         };
-        let whole = train(&data, &data, 4, &hyper, None, &mut Vec::new()).unwrap();
+        let whole = train(&data, &data, 4, &hyper, None, None, &mut Vec::new()).unwrap();
         let path =
             std::env::temp_dir().join(format!("ludus-resume-test-{}.ckpt", std::process::id()));
         let _ = std::fs::remove_file(&path);
-        let cut = train_until(&data, &data, 4, &hyper, Some(&path), &mut Vec::new(), 2).unwrap();
+        let cut = train(
+            &data,
+            &data,
+            4,
+            &hyper,
+            Some(&path),
+            Some(2),
+            &mut Vec::new(),
+        )
+        .unwrap();
         assert_ne!(
             cut, whole,
             "two epochs of six already gave the whole run's net"
         );
         let mut said = Vec::new();
-        let resumed = train(&data, &data, 4, &hyper, Some(&path), &mut said).unwrap();
+        let resumed = train(&data, &data, 4, &hyper, Some(&path), None, &mut said).unwrap();
         let _ = std::fs::remove_file(&path);
         let said = String::from_utf8_lossy(&said);
         assert!(
@@ -537,7 +528,7 @@ mod tests {
         let sig = sigmoid(1.0) as f64;
         assert!((hand - ((1.0 - sig).powi(2) + sig.powi(2)) / 2.0).abs() < 1e-6);
         assert!((at_start - hand).abs() < 1e-6, "{at_start} vs {hand}");
-        let trained = train(&data, &data, 2, &hyper, None, &mut Vec::new()).unwrap();
+        let trained = train(&data, &data, 2, &hyper, None, None, &mut Vec::new()).unwrap();
         let model = Model::new(&trained, &dev).unwrap();
         let after = loss_on(&model, &data, 2, &hyper, &dev).unwrap();
         assert!(after < hand / 4.0, "{after} vs {hand}");

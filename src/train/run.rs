@@ -64,7 +64,15 @@ fn train_for<G: Evaluate>(args: &TrainArgs, out: &mut dyn Write) -> Result<(), S
         model::hand_baseline(&valid, &hyper)
     );
     let checkpoint = args.out.with_extension("ckpt");
-    let net = model::train(&train, &valid, used.len(), &hyper, Some(&checkpoint), out)?;
+    let net = model::train(
+        &train,
+        &valid,
+        used.len(),
+        &hyper,
+        Some(&checkpoint),
+        None,
+        out,
+    )?;
     let quantised = net.expand(&used, G::NET_INPUTS).quantise(
         G::NAME,
         G::NET_FEATURES,
