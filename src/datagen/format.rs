@@ -22,16 +22,8 @@ use std::io::{self, Read, Write};
 /// The first bytes of a datagen file.
 pub const MAGIC: &[u8; 8] = b"LUDUSDG1";
 
-/// How a recorded game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameResult {
-    /// A draw.
-    Draw,
-    /// Player one won.
-    P1Win,
-    /// Player two won.
-    P2Win,
-}
+/// How a recorded game ended: the referee's result (`1-0`, `0-1`, `1/2-1/2`).
+pub use crate::referee::game_record::GameResult;
 
 /// A search score as recorded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

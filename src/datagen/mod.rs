@@ -483,12 +483,7 @@ fn dump(path: &Path, out: &mut dyn Write) -> Result<(), Failure> {
     let data = read(path)?;
     say(out, &format!("# {}", data.identity))?;
     for g in &data.games {
-        let result = match g.result {
-            GameResult::Draw => "1/2-1/2",
-            GameResult::P1Win => "1-0",
-            GameResult::P2Win => "0-1",
-        };
-        say(out, &format!("game {} {result}", g.index))?;
+        say(out, &format!("game {} {}", g.index, g.result.token()))?;
         for s in &g.samples {
             let score = match s.score {
                 Recorded::Score(v) => format!("{v:+}"),
