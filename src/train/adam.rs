@@ -6,6 +6,8 @@
 
 use candle_core::{Tensor, Var};
 
+use super::model::{Failure, candle};
+
 /// The first moments' decay.
 const BETA1: f64 = 0.9;
 /// The second moments' decay.
@@ -92,7 +94,7 @@ impl Adam {
     }
 
     /// Takes up the state of an earlier run: `steps` taken and its [`Adam::moments`].
-    pub fn restore(&mut self, steps: u64, moments: &[f32]) -> Result<(), String> {
+    pub fn restore(&mut self, steps: u64, moments: &[f32]) -> Result<(), Failure> {
         let sizes: Vec<usize> = self.slots.iter().map(|s| s.var.elem_count()).collect();
         let half: usize = sizes.iter().sum();
         if moments.len() != 2 * half {
@@ -110,8 +112,8 @@ impl Adam {
             let set = |var: &Var, values: &[f32]| {
                 Tensor::from_slice(values, shape.clone(), &dev).and_then(|t| var.set(&t))
             };
-            set(&slot.m, &first[at..at + n]).map_err(|e| format!("training: {e}"))?;
-            set(&slot.v, &second[at..at + n]).map_err(|e| format!("training: {e}"))?;
+            set(&slot.m, &first[at..at + n]).map_err(candle)?;
+            set(&slot.v, &second[at..at + n]).map_err(candle)?;
             at += n;
         }
         self.steps = steps;
