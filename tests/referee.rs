@@ -194,7 +194,10 @@ fn an_engine_that_crashes_mid_game_loses_by_crash() {
 
 #[test]
 fn an_engine_that_never_answers_loses_by_stall() {
-    let record = assert_faulty_loses("hang", "st=0.05 timemargin=500", "0.5", "stall");
+    // The stall timeout also bounds the healthy engine's handshake: 3 s, not less, so that a
+    // debug build starting on a loaded machine is not the one that stalls (0.5 s did, with
+    // both cores busy: "no readyok within 0.5 s" from ludus itself).
+    let record = assert_faulty_loses("hang", "st=0.05 timemargin=500", "3", "stall");
     assert!(record.contains("no bestmove within"), "{record}");
 }
 
