@@ -19,10 +19,12 @@
 #            with --shard K/N and copy the files back before the train step)
 #   TRAIN    extra `ludus train` flags, e.g. "--hidden 128 --epochs 20 --lambda 0.5"
 #   SPRT_NODES  nodes a move in the SPRT (default 5000); SPRT_GAMES at most (default 2000)
+#   OPENINGS the SPRT's openings file; default benches/strength/openings/GAME.txt when it
+#            exists (Tactigon's balanced 2-ply lines), shuffled by the seed; else 4 random plies
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ $# -lt 2 ]; then
-    sed -n '2,22p' "$0" >&2
+    sed -n '2,23p' "$0" >&2
     exit 2
 fi
 game=$1 name=$2 games=${3:-20000} nodes=${4:-5000}
@@ -56,11 +58,19 @@ echo "== $name: train"
 "$ludus" train --game "$game" --data ${DATA:-} "$out/$name"-[0-9]*.bin --out "$out/$name.nnue" \
     ${TRAIN:-} | tee "$out/$name-train.log"
 
+book=${OPENINGS:-benches/strength/openings/$game.txt}
+if [ -n "${OPENINGS:-}" ] && [ ! -f "$book" ]; then
+    echo "no openings file $book (OPENINGS)" >&2
+    exit 2
+fi
+openings=(--random-openings 4)
+[ -f "$book" ] && openings=(--openings "$book" --shuffle-openings)
+
 echo "== $name: SPRT against the current evaluation at ${SPRT_NODES:-5000} nodes"
 "$ludus" match --game "$game" "${options[@]}" \
     --engine cmd="$ludus" name="$name" option.EvalFile="$(realpath "$out/$name.nnue")" \
     --engine cmd="$ludus" name=current "${engine_eval[@]}" \
-    --each nodes="${SPRT_NODES:-5000}" --games "${SPRT_GAMES:-2000}" --random-openings 4 \
+    --each nodes="${SPRT_NODES:-5000}" --games "${SPRT_GAMES:-2000}" "${openings[@]}" \
     --seed 11 --concurrency 2 --sprt elo0=0 elo1=20 alpha=0.05 beta=0.05 \
     --pgnout "$out/$name-sprt.pgn" --results "$out/$name-sprt.json" --quiet \
     $( [ -s "$out/$name-sprt.pgn" ] && echo --resume ) | tee "$out/$name-sprt.txt"
