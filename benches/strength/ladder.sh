@@ -36,12 +36,9 @@ ludus=${LUDUS:-target/release/ludus}
 out=${OUT:-target/strength}
 margin=${MARGIN:-50}
 mkdir -p "$out"
-book=${OPENINGS:-$(dirname "$0")/openings/$game.txt}
-if [ -s "$book" ]; then
-    openings=(--openings "$book" --shuffle-openings)
-else
-    openings=(--random-openings "${PLIES:-2}")
-fi
+# shellcheck source=openings_lib.sh
+. "$(dirname "$0")/openings_lib.sh"
+match_openings "$game" "${PLIES:-2}"
 
 engine() { # engine NAME SETTINGS…: one --engine flag
     local name=$1

@@ -20,14 +20,16 @@ game=$1 record=$2 depth=${3:-4}
 shift $(($# < 3 ? $# : 3))
 ludus=${LUDUS:-target/release/ludus}
 [ -f "$record" ] || { echo "no record file $record" >&2; exit 2; }
-options=()
-for o in "$@"; do options+=(--option "$o"); done
+option_flags=""
+for o in "$@"; do option_flags+=" --option $o"; done
 
 openings=$(sed -n 's/^\[Opening "\(.*\)"\]$/\1/p' "$record" | LC_ALL=C sort -u)
 [ -n "$openings" ] || { echo "no [Opening] tags in $record" >&2; exit 2; }
 
-score_of() { # score_of "startpos moves …" or "fen … [moves …]": cp:N or mate:N
-    local line=$1 rest pos=() info
+# shellcheck source=openings_lib.sh
+. "$(dirname "$0")/openings_lib.sh"
+score_of() { # score_of "startpos [moves …]" or "fen … [moves …]": cp:N or mate:N
+    local line=$1 rest pos=() options
     case $line in
     startpos) ;;
     "startpos moves "*) pos=(--moves "${line#startpos moves }") ;;
@@ -41,12 +43,11 @@ score_of() { # score_of "startpos moves …" or "fen … [moves …]": cp:N or m
         ;;
     *) echo "cannot read the opening '$line'" >&2; return 1 ;;
     esac
-    read -r -a options <<<"$OPTION_ARGS"
-    info=$("$ludus" go --game "$game" "${options[@]}" "${pos[@]}" --depth "$depth" --info)
-    sed -n 's/^info .* score \(cp\|mate\) \(-\?[0-9]*\) .*/\1:\2/p' <<<"$info" | tail -1
+    read -r -a options <<<"$option_flags"
+    search_score "$ludus" "$game" "$depth" "${options[@]}" "${pos[@]}"
 }
-export -f score_of
-export game depth ludus OPTION_ARGS="${options[*]:-}"
+export -f score_of search_score
+export game depth ludus option_flags
 
 # One line per opening, each written whole (parallel jobs must not interleave parts of lines).
 # shellcheck disable=SC2016
@@ -56,15 +57,14 @@ scores=$(printf '%s\n' "$openings" |
     LC_ALL=C sort -t$'\t' -k2)
 printf '%s\n' "$scores"
 
-count=$(wc -l <<<"$scores")
-mates=$(grep -c '^mate:' <<<"$scores" || true)
-mapfile -t cps < <(sed -n 's/^cp:-\{0,1\}\([0-9]*\)\t.*/\1/p' <<<"$scores" | sort -n)
-n=${#cps[@]}
-if [ "$n" -gt 0 ]; then
-    echo "$game: $count openings, $mates with a mate score; |cp| at depth $depth:" \
-        "median ${cps[$(((n - 1) / 2))]}, 90th percentile ${cps[$((n * 9 / 10 < n ? n * 9 / 10 : n - 1))]}," \
-        "largest ${cps[$((n - 1))]}, within 50: $(awk '$1 <= 50' <<<"$(printf '%s\n' "${cps[@]}")" | wc -l)," \
-        "within 100: $(awk '$1 <= 100' <<<"$(printf '%s\n' "${cps[@]}")" | wc -l)" >&2
-else
-    echo "$game: $count openings, all with a mate score" >&2
-fi
+# The summary: |cp| sorted, then its median, 90th percentile, largest and counts.
+sed -n 's/^cp:-\{0,1\}\([0-9]*\)\t.*/\1/p' <<<"$scores" | sort -n |
+    awk -v game="$game" -v depth="$depth" -v count="$(wc -l <<<"$scores")" '
+        { a[n++] = $1; w50 += $1 <= 50; w100 += $1 <= 100 }
+        END {
+            if (n == 0) { printf "%s: %d openings, all with a mate score\n", game, count; exit }
+            printf "%s: %d openings, %d with a mate score; |cp| at depth %d: median %d, " \
+                "90th percentile %d, largest %d, within 50: %d, within 100: %d\n",
+                game, count, count - n, depth, a[int((n - 1) / 2)], a[int(n * 9 / 10)],
+                a[n - 1], w50, w100
+        }' >&2

@@ -29,15 +29,17 @@ for first in $(moves_after ""); do
         for second in $(moves_after "$first"); do lines+=("$first $second"); done
     fi
 done
+# shellcheck source=openings_lib.sh
+. "$(dirname "$0")/openings_lib.sh"
 score_of() { # score_of "m1 m2": the depth-DEPTH score in cp for the side to move, or "mate"
-    local info
-    info=$("$ludus" go --game "$game" --moves "$1" --depth "$depth" --info 2>/dev/null)
-    case $info in
-    *" score cp "*) sed -n 's/.* score cp \(-\?[0-9]*\) .*/\1/p' <<<"$info" | head -1 ;;
+    local score
+    score=$(search_score "$ludus" "$game" "$depth" --moves "$1")
+    case $score in
+    cp:*) echo "${score#cp:}" ;;
     *) echo mate ;;
     esac
 }
-export -f score_of
+export -f score_of search_score
 export game depth ludus
 kept=0
 while IFS=$'\t' read -r score line; do

@@ -58,13 +58,9 @@ echo "== $name: train"
 "$ludus" train --game "$game" --data ${DATA:-} "$out/$name"-[0-9]*.bin --out "$out/$name.nnue" \
     ${TRAIN:-} | tee "$out/$name-train.log"
 
-book=${OPENINGS:-benches/strength/openings/$game.txt}
-if [ -n "${OPENINGS:-}" ] && [ ! -f "$book" ]; then
-    echo "no openings file $book (OPENINGS)" >&2
-    exit 2
-fi
-openings=(--random-openings 4)
-[ -f "$book" ] && openings=(--openings "$book" --shuffle-openings)
+# shellcheck source=../strength/openings_lib.sh
+. benches/strength/openings_lib.sh
+match_openings "$game" 4
 
 echo "== $name: SPRT against the current evaluation at ${SPRT_NODES:-5000} nodes"
 "$ludus" match --game "$game" "${options[@]}" \
