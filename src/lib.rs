@@ -48,6 +48,8 @@
 //! # Ok::<(), ludus::game::ParseError>(())
 //! ```
 
+pub mod analyse;
+pub mod client;
 pub mod datagen;
 pub mod engine;
 pub mod exit_status;
@@ -57,7 +59,9 @@ pub mod lines;
 pub mod machine;
 pub mod net;
 pub mod protocol;
+pub mod record;
 pub mod referee;
+pub mod runs;
 pub mod search;
 pub mod solve;
 pub mod train;

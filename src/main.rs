@@ -330,14 +330,14 @@ fn main() -> ExitCode {
                 (_, Some(n), _) => format!("nodes {n}"),
                 (_, _, m) => format!("movetime {}", m.unwrap_or(500)),
             };
-            let args = ludus::referee::analyse::AnalyseArgs {
+            let args = ludus::analyse::AnalyseArgs {
                 file,
                 game_number: number,
                 limit,
                 engine,
                 timeout: std::time::Duration::from_secs(timeout),
             };
-            ludus::referee::analyse::run(&args, &mut std::io::stdout())
+            ludus::analyse::run(&args, &mut std::io::stdout())
         }
         Some(Command::Match(mut command)) => {
             if let Some(sub) = matches.subcommand_matches("match") {

@@ -4,9 +4,9 @@
 //! line and the reason before any search.
 
 use ludus::game::GameId;
-use ludus::referee::game_record::{GameRecord, GameResult, MoveRecord, Termination};
-use ludus::referee::record::format_record;
-use ludus::referee::rules::RuleSet;
+use ludus::game::dynamic::RuleSet;
+use ludus::record::format_record;
+use ludus::record::game::{GameRecord, GameResult, MoveRecord, Termination};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 

@@ -4,8 +4,8 @@
 //! another run's file, a malformed file and a missing `--out` are refused.
 
 use ludus::datagen::format::{self, GameResult};
+use ludus::game::dynamic::RuleSet;
 use ludus::game::{GameId, Outcome, Player};
-use ludus::referee::rules::RuleSet;
 
 mod common;
 use common::run_ludus;

@@ -4,8 +4,8 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+use ludus::game::dynamic::RuleSet;
 use ludus::game::{GameId, Outcome, Player};
-use ludus::referee::rules::RuleSet;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 

@@ -408,8 +408,8 @@ fn a_gauntlet_with_max_plies_adjudication() {
 #[test]
 fn the_ladder_openings_file_is_legal_and_complete() {
     use ludus::game::GameId;
+    use ludus::game::dynamic::RuleSet;
     use ludus::referee::openings::read_openings_file;
-    use ludus::referee::rules::RuleSet;
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/strength/openings/tactigon.txt");
     let rules = RuleSet::new(GameId::Tactigon, &[]).unwrap();
     let openings = read_openings_file(&path, &rules).unwrap();

@@ -10,7 +10,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use ludus::game::GameId;
-use ludus::referee::rules::RuleSet;
+use ludus::game::dynamic::RuleSet;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 

@@ -23,7 +23,7 @@ use std::io::{self, Read, Write};
 pub const MAGIC: &[u8; 8] = b"LUDUSDG1";
 
 /// How a recorded game ended: the referee's result (`1-0`, `0-1`, `1/2-1/2`).
-pub use crate::referee::game_record::GameResult;
+pub use crate::record::game::GameResult;
 
 /// A search score as recorded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -23,11 +23,11 @@ use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
 use crate::exit_status;
+use crate::game::dynamic::RuleSet;
 use crate::game::{Evaluate, GameId, GameVisitor, OptionValues, Outcome, Player};
 use crate::net::file::fnv1a;
 use crate::net::{GameNet, Net, embedded};
-use crate::referee::rules::RuleSet;
-use crate::referee::schedule::Shard;
+use crate::runs::Shard;
 use crate::search::{Limits, Score, SearchParams, SearchTables, search};
 use format::{GameData, GameResult, Recorded, Sample};
 

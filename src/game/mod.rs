@@ -4,6 +4,7 @@
 //! Layering: nothing in this module imports from `search`, `protocol` or `engine`.
 
 pub mod bitboard;
+pub mod dynamic;
 pub mod isaac;
 pub mod options;
 pub mod sight;

@@ -10,12 +10,12 @@ use std::time::Duration;
 
 use crossbeam_channel::Receiver;
 
+use crate::client::EngineProcess;
 use crate::exit_status;
+use crate::game::dynamic::RuleSet;
 use crate::game::{Evaluate, GameId, GameVisitor, options::OptionValues};
 use crate::gui::reason::{Ending, describe};
 use crate::gui::seat_names;
-use crate::referee::engine_process::EngineProcess;
-use crate::referee::rules::RuleSet;
 
 /// Who plays a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -333,7 +333,7 @@ pub fn run(args: &PlayArgs, input: Box<dyn BufRead + Send>, out: &mut dyn Write)
 fn start_engine(args: &PlayArgs) -> Result<EngineProcess, String> {
     let mut engine =
         EngineProcess::start_for_game(args.engine.as_deref(), args.game, &args.options, TIMEOUT)?;
-    let fail = |e: crate::referee::engine_process::EngineFailure| e.to_string();
+    let fail = |e: crate::client::EngineFailure| e.to_string();
     if let Some(level) = &args.level {
         engine.set_option("Level", level).map_err(fail)?;
     }

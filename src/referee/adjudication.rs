@@ -6,8 +6,9 @@
 //! N moves each). Scores are the movers' last reported `score cp`; a mate score counts as
 //! beyond every centipawn score, and a move without a score breaks every streak.
 
+use crate::client::ReportedScore;
 use crate::game::Player;
-use crate::referee::game_record::{GameResult, ReportedScore, Termination};
+use crate::record::game::{GameResult, Termination};
 
 /// `--resign` settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

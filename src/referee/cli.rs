@@ -8,16 +8,17 @@ use std::time::Duration;
 use clap::{Args, Subcommand};
 
 use crate::game::GameId;
+use crate::game::dynamic::RuleSet;
 use crate::referee::adjudication::{Adjudication, DrawRule, ResignRule};
 use crate::referee::config::{EngineSpec, MatchConfig, OpeningSource};
 use crate::referee::merge::merge;
 use crate::referee::openings::read_openings_file;
 use crate::referee::report::format_table;
 use crate::referee::results::{read_results, write_results};
-use crate::referee::rules::RuleSet;
 use crate::referee::runner::run_match;
-use crate::referee::schedule::{Shard, Tournament};
+use crate::referee::schedule::Tournament;
 use crate::referee::stats::Sprt;
+use crate::runs::Shard;
 
 /// `ludus match`: play engines against each other, or merge results.
 #[derive(Args, Debug)]

@@ -5,13 +5,14 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::client::{EngineCommand, Proto};
+use crate::game::dynamic::RuleSet;
+use crate::record::Opening;
 use crate::referee::adjudication::Adjudication;
-use crate::referee::engine_process::{EngineCommand, Proto};
-use crate::referee::openings::Opening;
-use crate::referee::rules::RuleSet;
-use crate::referee::schedule::{Shard, Tournament};
+use crate::referee::schedule::Tournament;
 use crate::referee::stats::Sprt;
 use crate::referee::time_control::TimeControl;
+use crate::runs::Shard;
 
 /// One engine of a match.
 #[derive(Clone, Debug, PartialEq, Eq)]

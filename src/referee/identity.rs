@@ -12,10 +12,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::client::Proto;
+use crate::record::game::GameSummary;
 use crate::referee::config::{EngineSpec, MatchConfig, OpeningSource};
-use crate::referee::engine_process::Proto;
-use crate::referee::game_record::GameSummary;
-use crate::referee::schedule::{ShardSet, Tournament, pair_at, pair_count};
+use crate::referee::schedule::{Tournament, pair_at, pair_count};
+use crate::runs::ShardSet;
 
 /// One engine of a match as its identity records it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -346,7 +347,7 @@ fn fnv1a64(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::game_record::{GameResult, Termination};
+    use crate::record::game::{GameResult, Termination};
 
     fn identity() -> MatchIdentity {
         test_identity(&["a", "b", "c"], 2)

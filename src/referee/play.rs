@@ -5,13 +5,13 @@
 
 use std::time::Duration;
 
+use crate::client::{EngineFailure, EngineProcess};
 use crate::game::Player;
+use crate::game::dynamic::{MoveError, RuleSet};
+use crate::record::Opening;
+use crate::record::game::{GameRecord, GameResult, MoveRecord, Termination};
 use crate::referee::adjudication::{Adjudication, Adjudicator, seat_name};
 use crate::referee::config::EngineSpec;
-use crate::referee::engine_process::{EngineFailure, EngineProcess};
-use crate::referee::game_record::{GameRecord, GameResult, MoveRecord, Termination};
-use crate::referee::openings::Opening;
-use crate::referee::rules::{MoveError, RuleSet};
 use crate::referee::time_control::{Clock, go_arguments};
 
 /// Everything about a game except its engines.
@@ -56,9 +56,18 @@ impl Ending {
     fn failure(seat: Player, name: &str, failure: &EngineFailure) -> Ending {
         Ending {
             result: GameResult::win_for(seat.opponent()),
-            termination: failure.termination(),
+            termination: termination_of(failure),
             detail: format!("{} ({name}): {}", seat_name(seat), failure.detail()),
         }
+    }
+}
+
+/// The termination of a game lost by `failure`.
+fn termination_of(failure: &EngineFailure) -> Termination {
+    match failure {
+        EngineFailure::Crash(_) => Termination::Crash,
+        EngineFailure::Stall(_) => Termination::Stall,
+        EngineFailure::BadOutput(_) => Termination::BadOutput,
     }
 }
 
@@ -139,7 +148,7 @@ fn run(
     setup: &GameSetup,
     seats: &mut [&mut Seat; 2],
     names: &[String; 2],
-    mut pos: Box<dyn crate::referee::rules::RulePosition>,
+    mut pos: Box<dyn crate::game::dynamic::RulePosition>,
     moves: &mut Vec<MoveRecord>,
 ) -> Ending {
     for (i, seat) in seats.iter_mut().enumerate() {
@@ -264,6 +273,23 @@ fn cross_check(
                 result.query_word()
             ),
             _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failure_loses_with_the_termination_of_its_kind() {
+        for (failure, termination) in [
+            (EngineFailure::Crash("x".into()), Termination::Crash),
+            (EngineFailure::Stall("x".into()), Termination::Stall),
+            (EngineFailure::BadOutput("x".into()), Termination::BadOutput),
+        ] {
+            assert_eq!(termination_of(&failure), termination);
+            assert_eq!(failure.kind(), termination.label());
         }
     }
 }

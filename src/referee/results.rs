@@ -12,12 +12,12 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::game_record::GameSummary;
 use super::identity::MatchIdentity;
 use super::report::sprt_state;
-use super::schedule::ShardSet;
 use super::stats::{Sprt, Verdict};
 use super::tally::{Encounter, Tally};
+use crate::record::game::GameSummary;
+use crate::runs::ShardSet;
 
 /// The `format` of a results file.
 pub const FORMAT: &str = "ludus-match-results/2";
@@ -269,7 +269,7 @@ impl ResultsFile {
 pub fn write_results(path: &Path, results: &ResultsFile) -> io::Result<()> {
     let mut text = serde_json::to_string_pretty(results).map_err(io::Error::other)?;
     text.push('\n');
-    super::record::replace(path, &text)
+    crate::record::replace(path, &text)
 }
 
 /// Reads a results file and checks it: its format, its shards, its engines against the

@@ -9,11 +9,11 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::record::{RecordedGame, read_records, replace, truncate};
 use crate::referee::config::MatchConfig;
 use crate::referee::identity::MatchIdentity;
-use crate::referee::record::{RecordedGame, read_records, replace, truncate};
-use crate::referee::schedule::ShardSet;
 use crate::referee::tally::Tally;
+use crate::runs::ShardSet;
 
 /// Reads the record file for `--resume` into `tally` and repairs it (see the module
 /// documentation); without `--resume` an existing non-empty record is an error, so no earlier

@@ -11,18 +11,20 @@ use std::time::Instant;
 
 use crossbeam_channel::{Sender, unbounded};
 
+use crate::client::EngineProcess;
+use crate::record::RecordFile;
+use crate::record::game::GameRecord;
+use crate::record::{Opening, today};
 use crate::referee::config::{MatchConfig, OpeningSource};
-use crate::referee::engine_process::EngineProcess;
-use crate::referee::game_record::GameRecord;
 use crate::referee::identity::MatchIdentity;
-use crate::referee::openings::{Opening, random_opening};
+use crate::referee::openings::random_opening;
 use crate::referee::play::{GameSetup, Seat, play_game};
-use crate::referee::record::RecordFile;
 use crate::referee::report::{format_table, progress_line};
 use crate::referee::results::{ResultsFile, ResultsMeta, write_results};
 use crate::referee::resume::recover;
-use crate::referee::schedule::{PairJob, ShardSet, opening_index, pairs};
+use crate::referee::schedule::{PairJob, opening_index, pairs};
 use crate::referee::tally::Tally;
+use crate::runs::ShardSet;
 
 /// A pair to play and which of its two games still need playing.
 #[derive(Clone, Debug)]
@@ -60,25 +62,6 @@ fn openings(config: &MatchConfig, work: &[Work]) -> Result<BTreeMap<u64, Opening
         by_round.insert(round, opening);
     }
     Ok(by_round)
-}
-
-/// Today's date as the `Date` tag writes it (`YYYY.MM.DD`, UTC).
-pub fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    // Days to civil date (H. Hinnant's algorithm).
-    let z = (secs / 86_400) as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
 }
 
 /// The work of this run: every pair of the schedule (of this shard) minus recorded games.

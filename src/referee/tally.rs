@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use super::game_record::{GameResult, GameSummary, Termination};
 use super::stats::{Pentanomial, Wdl};
+use crate::record::game::{GameResult, GameSummary, Termination};
 
 /// All games of a match (or several shards) and the statistics from them.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -21,7 +21,7 @@ use super::results::SolveId;
 use super::strategy::{self, Strategy, build_strategy};
 use super::symmetry::Symmetries;
 use super::table::ProofTable;
-use crate::referee::schedule::Shard;
+use crate::runs::Shard;
 
 /// The strategy file a solve appends to (`ludus solve --strategy`).
 pub struct Walks {

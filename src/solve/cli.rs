@@ -20,7 +20,7 @@ use super::table::{ProofTable, Proven};
 use crate::exit_status;
 use crate::game::sight::{Sight, SightSettings};
 use crate::game::{Game, GameId};
-use crate::referee::schedule::Shard;
+use crate::runs::Shard;
 
 /// `ludus solve`: prove a Sight position, or merge the results of shards.
 #[derive(Args, Debug)]

@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 
 use crate::datagen::format::{self, GameResult, Recorded};
+use crate::game::dynamic::RuleSet;
 use crate::game::{Evaluate, GameId, Player};
-use crate::referee::rules::RuleSet;
 
 /// Positions ready for training, their inputs packed one after another.
 #[derive(Debug, Default)]

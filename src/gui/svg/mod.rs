@@ -22,8 +22,8 @@ mod tactigon;
 
 pub(crate) use isaac::tile_code;
 
+use crate::game::dynamic::RuleSet;
 use crate::game::{Game, GameId, OptionValues};
-use crate::referee::rules::RuleSet;
 use std::fmt::Write as _;
 
 /// An SVG drawing (a complete `<svg …>…</svg>` string, viewBox-based so it scales) of the

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::game::GameId;
-use crate::referee::rules::RuleSet;
+use crate::game::dynamic::RuleSet;
 
 use super::app::{ApiError, App, Inner};
 use super::board::redraw;

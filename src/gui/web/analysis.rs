@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::referee::engine_process::EngineFailure;
+use crate::client::EngineFailure;
 
 use super::app::{ApiError, App};
 use super::engine::Engine;

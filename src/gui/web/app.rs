@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::Sender;
 use serde_json::{Map, Value, json};
 
-use crate::referee::engine_process::{Answer, EngineCommand};
+use crate::client::{Answer, EngineCommand};
 
 use super::board::redraw;
 use super::engine::Engine;

@@ -5,7 +5,7 @@ use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::referee::engine_process::{EngineCommand, EngineFailure, EngineProcess};
+use crate::client::{EngineCommand, EngineFailure, EngineProcess};
 
 use super::app::START_TIMEOUT;
 

@@ -2,9 +2,9 @@
 //! each engine move's score, depth and time. A game still in progress gets the result `*` and
 //! the termination `unterminated`, in the same layout.
 
-use crate::referee::game_record::{GameRecord, GameResult, MoveRecord, Termination};
-use crate::referee::record::format_record;
-use crate::referee::runner::today;
+use crate::record::format_record;
+use crate::record::game::{GameRecord, GameResult, MoveRecord, Termination};
+use crate::record::today;
 
 use super::session::{Seat, Session};
 

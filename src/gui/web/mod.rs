@@ -94,7 +94,7 @@
 //! (`http.rs`). The event stream, once open, is not limited in time. Routing is in
 //! `routes.rs`.
 //!
-//! [`EngineProcess::quit`]: crate::referee::engine_process::EngineProcess::quit
+//! [`EngineProcess::quit`]: crate::client::EngineProcess::quit
 
 mod access;
 mod actions;
@@ -121,8 +121,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::client::{EngineCommand, Proto};
 use crate::game::GameId;
-use crate::referee::engine_process::{EngineCommand, Proto};
 
 use app::START_TIMEOUT;
 use events::Hub;

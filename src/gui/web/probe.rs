@@ -3,14 +3,14 @@
 //! The new-game dialog is built from them, and the values a page sends are
 //! checked against them before they reach an engine.
 //!
-//! [`EngineProcess`]: crate::referee::engine_process::EngineProcess
+//! [`EngineProcess`]: crate::client::EngineProcess
 
 use std::path::Path;
 use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::referee::engine_process::{EngineCommand, EngineFailure, EngineProcess, Proto};
+use crate::client::{EngineCommand, EngineFailure, EngineProcess, Proto};
 
 /// One `option name … type …` line of the engine.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

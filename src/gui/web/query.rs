@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::referee::engine_process::{EngineFailure, EngineProcess};
+use crate::client::{EngineFailure, EngineProcess};
 
 use super::session::Snapshot;
 

@@ -20,8 +20,8 @@ use rand::TryRng;
 use rand::rngs::SysRng;
 use serde_json::{Value, json};
 
+use crate::client::EngineCommand;
 use crate::game::GameId;
-use crate::referee::engine_process::EngineCommand;
 
 use super::actions::NewGame;
 use super::app::{ApiError, App};

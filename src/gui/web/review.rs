@@ -12,10 +12,10 @@ use std::time::Duration;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use crate::analyse::review::{review_moves, search_fresh};
+use crate::client::Answer;
+use crate::client::ReportedScore;
 use crate::game::{Outcome, Player};
-use crate::referee::analyse::review::{review_moves, search_fresh};
-use crate::referee::engine_process::Answer;
-use crate::referee::game_record::ReportedScore;
 
 use super::app::{ApiError, App};
 use super::engine::Engine;

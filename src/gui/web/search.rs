@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use crossbeam_channel::Receiver;
 
-use crate::referee::engine_process::{Answer, EngineCommand};
+use crate::client::{Answer, EngineCommand};
 
 use super::analysis::LINES;
 use super::app::App;

@@ -8,8 +8,8 @@ use std::time::Instant;
 
 use serde::Deserialize;
 
+use crate::client::ReportedScore;
 use crate::game::GameId;
-use crate::referee::game_record::ReportedScore;
 
 use super::board::Board;
 use super::review::Review;

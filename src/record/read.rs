@@ -5,7 +5,7 @@ use std::io;
 use std::path::Path;
 
 use super::REQUIRED;
-use crate::referee::game_record::{GameResult, GameSummary, Termination};
+use crate::record::game::{GameResult, GameSummary, Termination};
 
 /// One complete game block of a record file.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::referee::game_record::ReportedScore;
+use crate::client::ReportedScore;
 
 /// Centipawn losses from which a move is an inaccuracy, a mistake, a blunder.
 pub const INACCURACY: i64 = 50;

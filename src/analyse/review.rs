@@ -5,9 +5,9 @@
 use std::cmp::Ordering;
 use std::time::Duration;
 
+use crate::client::ReportedScore;
+use crate::client::{Answer, EngineProcess};
 use crate::game::{Outcome, Player};
-use crate::referee::engine_process::{Answer, EngineProcess};
-use crate::referee::game_record::ReportedScore;
 
 use super::judge::{After, Verdict, judge, negate};
 

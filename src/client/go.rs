@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::referee::game_record::ReportedScore;
+use crate::client::ReportedScore;
 
 use super::output::{Line, MAX_LINE, parse_info};
 use super::{Answer, EngineFailure, EngineProcess, millis, secs};

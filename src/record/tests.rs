@@ -2,9 +2,8 @@
 
 use super::read::parse_records;
 use super::*;
-use crate::referee::game_record::{
-    GameResult, GameSummary, MoveRecord, ReportedScore, Termination,
-};
+use crate::client::ReportedScore;
+use crate::record::game::{GameResult, GameSummary, MoveRecord, Termination};
 
 fn summaries(recovered: &Recovered) -> Vec<GameSummary> {
     recovered.games.iter().map(|g| g.summary.clone()).collect()

@@ -1,13 +1,13 @@
 //! Reading an engine's output: the reader thread that turns bytes into timestamped lines
 //! (capped in length), and the parsing of `info` and `option` lines.
 
+use std::fmt;
 use std::io::Read;
 use std::time::Instant;
 
 use crossbeam_channel::Sender;
 
 use crate::lines::{BoundedLine, read_bounded_lines};
-use crate::referee::game_record::ReportedScore;
 
 /// Longest line the referee reads from an engine; longer ones are bad output.
 pub(super) const MAX_LINE: usize = 1 << 20;
@@ -77,4 +77,36 @@ pub(super) fn option_name(text: &str) -> Option<String> {
     }
     let name: Vec<&str> = words.take_while(|&w| w != "type").collect();
     (!name.is_empty()).then(|| name.join(" "))
+}
+
+/// A score as an engine reported it, from the mover's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportedScore {
+    /// `score cp N`.
+    Cp(i32),
+    /// `score mate N` (N moves; negative when the mover is mated).
+    Mate(i32),
+}
+
+impl ReportedScore {
+    /// The score in the units resign and draw adjudication compare: centipawns, with mate
+    /// scores beyond every centipawn score.
+    pub fn adjudication_value(self) -> i64 {
+        match self {
+            ReportedScore::Cp(cp) => cp as i64,
+            ReportedScore::Mate(n) if n > 0 => 1_000_000 - n as i64,
+            ReportedScore::Mate(n) => -1_000_000 - n as i64,
+        }
+    }
+}
+
+impl fmt::Display for ReportedScore {
+    /// `+35`, `-120`, `+M3`, `-M2`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ReportedScore::Cp(cp) => write!(f, "{cp:+}"),
+            ReportedScore::Mate(n) if n >= 0 => write!(f, "+M{n}"),
+            ReportedScore::Mate(n) => write!(f, "-M{}", -n),
+        }
+    }
 }

@@ -1,3 +1,6 @@
+//! Game records, shared by the referee, the front ends, `ludus analyse` and datagen: what is
+//! kept of a game ([`game`]), where it starts ([`Opening`]) and the record file.
+//!
 //! The record file: every finished game as a PGN-like text block, appended and flushed as
 //! soon as the game ends, so that a killed referee loses at most the games in progress and a
 //! restarted one reads back what was played ([`read_records`]) and carries on.
@@ -25,7 +28,7 @@
 //! ```
 //!
 //! The referee adds the match's identity after `PlyCount` (see
-//! [`crate::referee::identity`]): `Rules`, `Engine1`, `Engine2`, … (one per engine: name,
+//! `referee::identity`): `Rules`, `Engine1`, `Engine2`, … (one per engine: name,
 //! command, arguments, protocol, options, limits, time margin), `Openings` (and
 //! `OpeningsFile` with an openings file), `Seed`, `Schedule`, `Adjudication` and `Shard`, e.g.
 //!
@@ -60,19 +63,21 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::game_record::GameRecord;
-
+pub mod game;
+mod opening;
 mod read;
 #[cfg(test)]
 mod tests;
 
+pub use game::{GameRecord, GameResult, GameSummary, MoveRecord, Termination, today};
+pub use opening::Opening;
 pub use read::{RecordedGame, Recovered, read_records};
 
 /// The longest movetext line, where the moves allow.
 const WIDTH: usize = 80;
 
-/// Tags every complete block must have (the ones [`crate::referee::game_record::GameSummary`] is read from).
-pub(super) const REQUIRED: [&str; 7] = [
+/// Tags every complete block must have (the ones [`GameSummary`] is read from).
+const REQUIRED: [&str; 7] = [
     "Game",
     "Round",
     "P1",

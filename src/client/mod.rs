@@ -1,8 +1,9 @@
-//! One engine process driven by the referee: it is started with piped input and output, a
-//! reader thread turns its output into timestamped lines, and the referee talks UGI (or UCI) to
-//! it: the handshake, options, `isready`, `position` and `go` with a deadline, `query`, `quit`.
-//! Whatever the engine does (exits, hangs, prints nonsense or a 100 MiB line), every call comes
-//! back in bounded time with an [`EngineFailure`] naming the game's [`Termination`].
+//! The protocol client: one engine process driven by the referee, a front end or
+//! `ludus analyse`. It is started with piped input and output, a reader thread turns its output
+//! into timestamped lines, and the client talks UGI (or UCI) to it: the handshake, options,
+//! `isready`, `position` and `go` with a deadline, `query`, `quit`. Whatever the engine does
+//! (exits, hangs, prints nonsense or a 100 MiB line), every call comes back in bounded time with
+//! an [`EngineFailure`] saying what went wrong.
 
 use std::fmt;
 use std::io::{ErrorKind, Write};
@@ -13,7 +14,6 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::Receiver;
 
 use crate::game::GameId;
-use crate::referee::game_record::{ReportedScore, Termination};
 
 mod go;
 mod group;
@@ -22,6 +22,7 @@ mod receive;
 #[cfg(test)]
 mod tests;
 
+pub use output::ReportedScore;
 use output::{CHANNEL_CAPACITY, Line, option_name, read_lines};
 
 /// How long `quit` waits for the engine to exit before killing it.
@@ -83,12 +84,13 @@ pub enum EngineFailure {
 }
 
 impl EngineFailure {
-    /// The termination of a game lost by this failure.
-    pub fn termination(&self) -> Termination {
+    /// The kind of failure as one word: `crash`, `stall` or `bad-output` (the labels of the
+    /// record's terminations for a game lost so).
+    pub fn kind(&self) -> &'static str {
         match self {
-            EngineFailure::Crash(_) => Termination::Crash,
-            EngineFailure::Stall(_) => Termination::Stall,
-            EngineFailure::BadOutput(_) => Termination::BadOutput,
+            EngineFailure::Crash(_) => "crash",
+            EngineFailure::Stall(_) => "stall",
+            EngineFailure::BadOutput(_) => "bad-output",
         }
     }
 
@@ -103,7 +105,7 @@ impl EngineFailure {
 impl fmt::Display for EngineFailure {
     /// `crash: exited while thinking (status 3)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.termination().label(), self.detail())
+        write!(f, "{}: {}", self.kind(), self.detail())
     }
 }
 

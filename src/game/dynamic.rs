@@ -1,6 +1,7 @@
-//! The referee's own copy of the rules: a position of the match's game behind one object-safe
-//! trait, so the match code is written once for every game. Every move an engine sends is
-//! read and checked here; the result of a game is decided here.
+//! The rules behind one object-safe trait: a position of a game chosen at run time
+//! ([`RuleSet`] makes them), so code that must not be generic over the game (the referee, the
+//! front ends, datagen files, game review) is written once for every game. Every move an engine
+//! sends to the referee is read and checked here; the result of a game is decided here.
 
 use rand::RngExt;
 use rand::rngs::SmallRng;

@@ -21,12 +21,12 @@ use std::time::Duration;
 use judge::Verdict;
 use review::{review_moves, search_fresh};
 
+use crate::client::{Answer, EngineProcess};
 use crate::exit_status;
+use crate::game::dynamic::{MoveError, RuleSet};
 use crate::game::{GameId, Outcome};
-use crate::referee::engine_process::{Answer, EngineProcess};
-use crate::referee::openings::Opening;
-use crate::referee::record::{RecordedGame, escape_tag, read_records, wrap};
-use crate::referee::rules::{MoveError, RuleSet};
+use crate::record::Opening;
+use crate::record::{RecordedGame, escape_tag, read_records, wrap};
 
 /// The settings of `ludus analyse`.
 #[derive(Clone, Debug)]

@@ -1,11 +1,12 @@
 //! What the referee keeps of one game: its result, why it ended, and every move with the
 //! mover's reported score, depth and time. The record file writes it as text
-//! ([`crate::referee::record`]); the results file keeps a summary ([`GameSummary`]).
+//! ([`crate::record`]); the results file keeps a summary ([`GameSummary`]).
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::client::ReportedScore;
 use crate::game::{Outcome, Player};
 
 /// How a game ended. The labels are the `Termination` tag of the record file.
@@ -152,38 +153,6 @@ impl From<Outcome> for GameResult {
     }
 }
 
-/// A score as an engine reported it, from the mover's view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReportedScore {
-    /// `score cp N`.
-    Cp(i32),
-    /// `score mate N` (N moves; negative when the mover is mated).
-    Mate(i32),
-}
-
-impl ReportedScore {
-    /// The score in the units resign and draw adjudication compare: centipawns, with mate
-    /// scores beyond every centipawn score.
-    pub fn adjudication_value(self) -> i64 {
-        match self {
-            ReportedScore::Cp(cp) => cp as i64,
-            ReportedScore::Mate(n) if n > 0 => 1_000_000 - n as i64,
-            ReportedScore::Mate(n) => -1_000_000 - n as i64,
-        }
-    }
-}
-
-impl fmt::Display for ReportedScore {
-    /// `+35`, `-120`, `+M3`, `-M2`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            ReportedScore::Cp(cp) => write!(f, "{cp:+}"),
-            ReportedScore::Mate(n) if n >= 0 => write!(f, "+M{n}"),
-            ReportedScore::Mate(n) => write!(f, "-M{}", -n),
-        }
-    }
-}
-
 /// One move of a game as the referee saw it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveRecord {
@@ -272,4 +241,23 @@ impl GameSummary {
     pub fn pair(&self) -> u64 {
         (self.number - 1) / 2
     }
+}
+
+/// Today's date as the `Date` tag writes it (`YYYY.MM.DD`, UTC).
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    // Days to civil date (H. Hinnant's algorithm).
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
 }
