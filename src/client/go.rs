@@ -4,9 +4,9 @@
 
 use std::time::{Duration, Instant};
 
-use crate::client::ReportedScore;
-
-use super::output::{Line, MAX_LINE, parse_info};
+use super::ReportedScore;
+use super::info::Info;
+use super::output::{Line, MAX_LINE};
 use super::{Answer, EngineFailure, EngineProcess, millis, secs};
 
 /// How often [`EngineProcess::go_until`] asks whether to stop while no line arrives.
@@ -43,15 +43,15 @@ impl EngineProcess {
         self.go_watching(position, go_args, deadline, grace, &mut |_| {})
     }
 
-    /// [`EngineProcess::go`], handing every `info` line to `watch` as it arrives (for an
-    /// analysis display).
+    /// [`EngineProcess::go`], handing every `info` line, read, to `watch` as it arrives (for
+    /// an analysis display).
     pub fn go_watching(
         &mut self,
         position: &str,
         go_args: &str,
         deadline: Option<Duration>,
         grace: Duration,
-        watch: &mut dyn FnMut(&str),
+        watch: &mut dyn FnMut(&Info),
     ) -> Result<Answer, EngineFailure> {
         let mut search = self.start_search(position, go_args)?;
         let mut stop_sent = deadline.is_none();
@@ -88,7 +88,7 @@ impl EngineProcess {
         go_args: &str,
         stop: &mut dyn FnMut(Duration) -> bool,
         grace: Duration,
-        watch: &mut dyn FnMut(&str),
+        watch: &mut dyn FnMut(&Info),
     ) -> Result<Answer, EngineFailure> {
         let mut search = self.start_search(position, go_args)?;
         let mut stop_by: Option<Instant> = None;
@@ -139,7 +139,7 @@ impl EngineProcess {
         search: &mut Search,
         at: Instant,
         line: Line,
-        watch: &mut dyn FnMut(&str),
+        watch: &mut dyn FnMut(&Info),
     ) -> Seen {
         let text = match line {
             Line::Text(text) => text,
@@ -170,9 +170,11 @@ impl EngineProcess {
                 }),
             }),
             Some("info") => {
-                watch(&text);
-                if let Some(found) = parse_info(&text) {
-                    search.last = Some(found);
+                if let Some(info) = Info::parse(&text) {
+                    if let Some(found) = info.reported() {
+                        search.last = Some(found);
+                    }
+                    watch(&info);
                 }
                 Seen::More
             }

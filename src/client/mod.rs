@@ -17,13 +17,19 @@ use crate::game::GameId;
 
 mod go;
 mod group;
+mod info;
+mod option;
 mod output;
+mod query;
 mod receive;
 #[cfg(test)]
 mod tests;
 
+pub use info::Info;
+pub use option::EngineOption;
 pub use output::ReportedScore;
-use output::{CHANNEL_CAPACITY, Line, option_name, read_lines};
+use output::{CHANNEL_CAPACITY, Line, read_lines};
+pub use query::{QueryError, Snapshot};
 
 /// How long `quit` waits for the engine to exit before killing it.
 const QUIT_WAIT: Duration = Duration::from_secs(1);
@@ -133,10 +139,8 @@ pub struct EngineProcess {
     closed: bool,
     /// When the process was first seen to have exited.
     exited_at: Option<Instant>,
-    /// The names of the advertised options.
-    options: Vec<String>,
-    /// The `option` lines of the handshake, whole.
-    option_lines: Vec<String>,
+    /// The options advertised in the handshake.
+    options: Vec<EngineOption>,
     /// The `id name` of the handshake.
     id_name: Option<String>,
 }
@@ -221,7 +225,6 @@ impl EngineProcess {
             closed: false,
             exited_at: None,
             options: Vec::new(),
-            option_lines: Vec::new(),
             id_name: None,
         };
         engine.handshake(timeout)?;
@@ -253,9 +256,8 @@ impl EngineProcess {
                 Some((_, Line::Text(text))) => match first_word(&text) {
                     "ugiok" | "uciok" => return Ok(()),
                     "option" => {
-                        if let Some(name) = option_name(&text) {
-                            self.options.push(name);
-                            self.option_lines.push(text);
+                        if let Some(option) = EngineOption::parse(&text) {
+                            self.options.push(option);
                         }
                     }
                     "id" => {
@@ -269,9 +271,9 @@ impl EngineProcess {
         }
     }
 
-    /// The `option` lines the engine printed in its handshake, whole and in order.
-    pub fn option_lines(&self) -> &[String] {
-        &self.option_lines
+    /// The options the engine advertised in its handshake, in order.
+    pub fn options(&self) -> &[EngineOption] {
+        &self.options
     }
 
     /// The `id name` the engine gave in its handshake, if any.
@@ -281,7 +283,9 @@ impl EngineProcess {
 
     /// Whether the engine advertised option `name` (ASCII case-insensitive).
     pub fn advertises(&self, name: &str) -> bool {
-        self.options.iter().any(|o| o.eq_ignore_ascii_case(name))
+        self.options
+            .iter()
+            .any(|o| o.name.eq_ignore_ascii_case(name))
     }
 
     /// Sends `setoption name N value V` (`setoption name N` when the value is empty, for

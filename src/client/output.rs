@@ -1,5 +1,5 @@
 //! Reading an engine's output: the reader thread that turns bytes into timestamped lines
-//! (capped in length), and the parsing of `info` and `option` lines.
+//! (capped in length), and the score an engine reports.
 
 use std::fmt;
 use std::io::Read;
@@ -35,48 +35,6 @@ pub(super) fn read_lines(output: impl Read, tx: &Sender<(Instant, Line)>) {
     if ended {
         let _ = tx.send((Instant::now(), Line::Eof));
     }
-}
-
-/// The score and depth of an `info` line, if it has a score and is not a MultiPV line after
-/// the first. Words after `string` are text, not fields.
-pub(super) fn parse_info(text: &str) -> Option<(ReportedScore, Option<u32>)> {
-    let mut words = text.split_whitespace().skip(1);
-    let mut depth = None;
-    let mut score = None;
-    while let Some(word) = words.next() {
-        match word {
-            "string" => break,
-            "depth" => depth = words.next().and_then(|d| d.parse().ok()),
-            // The guard takes the number either way; K <= 1 falls through to the last arm.
-            "multipv"
-                if words
-                    .next()
-                    .and_then(|k| k.parse::<u32>().ok())
-                    .is_some_and(|k| k > 1) =>
-            {
-                return None;
-            }
-            "score" => {
-                score = match (words.next(), words.next().and_then(|n| n.parse().ok())) {
-                    (Some("cp"), Some(n)) => Some(ReportedScore::Cp(n)),
-                    (Some("mate"), Some(n)) => Some(ReportedScore::Mate(n)),
-                    _ => score,
-                }
-            }
-            _ => {}
-        }
-    }
-    score.map(|s| (s, depth))
-}
-
-/// The name of an `option name <NAME> type …` line: every word between `name` and `type`.
-pub(super) fn option_name(text: &str) -> Option<String> {
-    let mut words = text.split_whitespace();
-    if words.next() != Some("option") || words.next() != Some("name") {
-        return None;
-    }
-    let name: Vec<&str> = words.take_while(|&w| w != "type").collect();
-    (!name.is_empty()).then(|| name.join(" "))
 }
 
 /// A score as an engine reported it, from the mover's view.

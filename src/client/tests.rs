@@ -242,12 +242,13 @@ fn reader_caps_lines_and_strips_cr() {
 
 #[test]
 fn option_names_may_have_spaces() {
+    let name = |line: &str| EngineOption::parse(line).map(|o| o.name);
     assert_eq!(
-        option_name("option name Clear Hash type button"),
+        name("option name Clear Hash type button"),
         Some("Clear Hash".into())
     );
-    assert_eq!(option_name("option name  type button"), None);
-    assert_eq!(option_name("id name x"), None);
+    assert_eq!(name("option name  type button"), None);
+    assert_eq!(name("id name x"), None);
 }
 
 #[test]
@@ -264,14 +265,17 @@ fn go_until_stops_when_asked_and_waits_for_bestmove() {
                 elapsed >= ms(150)
             },
             ms(500),
-            &mut |line| seen.push(line.to_string()),
+            &mut |info| seen.push(info.clone()),
         )
         .unwrap();
     assert_eq!(answer.mv, "c3");
     assert_eq!(answer.score, Some(ReportedScore::Cp(3)));
     assert!(answer.elapsed_ms >= 150, "{answer:?}");
     assert!(asked >= 3, "asked {asked} times");
-    assert_eq!(seen, ["info depth 1 score cp 3 pv c3"]);
+    assert_eq!(
+        seen,
+        [Info::parse("info depth 1 score cp 3 pv c3").unwrap()]
+    );
     // An engine deaf to stop stalls once the grace has passed.
     let mut deaf = started("go*) echo 'info depth 1 score cp 3';;");
     let failure = deaf

@@ -196,6 +196,12 @@ pub fn random_moves(
     pos.outcome().is_none().then_some(moves)
 }
 
+/// The game's option values: its defaults, overridden by `options`, each checked against the
+/// game's specs (names ignore case).
+pub fn option_values(game: GameId, options: &[(String, String)]) -> Result<OptionValues, String> {
+    RuleSet::new(game, options).map(|rules| rules.values().clone())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

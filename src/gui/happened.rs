@@ -6,6 +6,7 @@
 //! drawings ([`crate::gui::svg`]) mark these, and the web GUI's move list, trays and warning
 //! line say them.
 
+use crate::game::dynamic::option_values;
 use crate::game::isaac::Isaac;
 use crate::game::sight::Sight;
 use crate::game::sight::geometry::Geometry;
@@ -13,7 +14,6 @@ use crate::game::tactigon::board::{CELLS, board, cell_name};
 use crate::game::tactigon::{CIRCLE, PENTAGON, SQUARE, TRIANGLE, Tactigon};
 use crate::game::{Game, GameId, Player};
 use crate::gui::seat_names;
-use crate::gui::svg::option_values;
 
 /// Tactigon's piece kinds by index, as the rules name them.
 pub const KINDS: [&str; 4] = ["circle", "triangle", "square", "pentagon"];

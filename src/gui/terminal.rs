@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use crossbeam_channel::Receiver;
 
-use crate::client::EngineProcess;
+use crate::client::{EngineProcess, Snapshot};
 use crate::exit_status;
 use crate::game::dynamic::RuleSet;
 use crate::game::{Evaluate, GameId, GameVisitor, options::OptionValues};
@@ -67,14 +67,6 @@ struct Session<'a> {
     moves: Vec<String>,
 }
 
-/// The position, legal moves and result, as the engine reports them.
-struct View {
-    fen: String,
-    legal: Vec<String>,
-    result: String,
-    p1_to_move: bool,
-}
-
 const TIMEOUT: Duration = Duration::from_secs(10);
 
 impl Session<'_> {
@@ -86,28 +78,12 @@ impl Session<'_> {
         }
     }
 
-    fn view(&mut self) -> Result<View, String> {
+    /// The position, legal moves and result, as the engine reports them.
+    fn view(&mut self) -> Result<Snapshot, String> {
         let position = self.position();
-        self.engine.send(&position).map_err(|e| e.to_string())?;
-        let ask = |engine: &mut EngineProcess, what: &str| {
-            engine
-                .query_text(what, TIMEOUT)
-                .ok_or_else(|| format!("the engine did not answer `query {what}`"))
-        };
-        let fen = ask(&mut self.engine, "fen")?;
-        let legal = ask(&mut self.engine, "legalmoves")?;
-        let result = ask(&mut self.engine, "result")?;
-        let p1 = ask(&mut self.engine, "p1turn")?;
-        Ok(View {
-            fen,
-            legal: legal
-                .split_whitespace()
-                .filter(|m| *m != "(none)")
-                .map(str::to_string)
-                .collect(),
-            result,
-            p1_to_move: p1 == "true",
-        })
+        self.engine
+            .snapshot(&position, TIMEOUT)
+            .map_err(|e| e.to_string())
     }
 
     fn think(&mut self) -> Result<String, String> {
@@ -385,7 +361,7 @@ fn play(args: &PlayArgs, input: Typed, out: &mut dyn Write) -> Result<(), (i32, 
                 game: args.game,
                 fen: &view.fen,
                 result: &view.result,
-                p1turn: view.p1_to_move,
+                p1turn: view.p1turn,
                 no_moves: view.legal.is_empty(),
                 ply_cap: values.get("Tactigon_PlyCap").and_then(|v| v.parse().ok()),
             });
@@ -394,8 +370,8 @@ fn play(args: &PlayArgs, input: Typed, out: &mut dyn Write) -> Result<(), (i32, 
             s.engine.quit();
             return Ok(());
         }
-        let side = seat_names(args.game)[usize::from(!view.p1_to_move)];
-        let seat = if view.p1_to_move { args.p1 } else { args.p2 };
+        let side = seat_names(args.game)[usize::from(!view.p1turn)];
+        let seat = if view.p1turn { args.p1 } else { args.p2 };
         if seat == Seat::Engine {
             if watching && input.quit_typed() {
                 writeln!(out, "bye").map_err(io)?;

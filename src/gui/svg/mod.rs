@@ -22,7 +22,7 @@ mod tactigon;
 
 pub(crate) use isaac::tile_code;
 
-use crate::game::dynamic::RuleSet;
+use crate::game::dynamic::option_values;
 use crate::game::{Game, GameId, OptionValues};
 use std::fmt::Write as _;
 
@@ -116,15 +116,6 @@ fn read<'a, G: Game>(
         mv: view.last.map_or("", |last| last.mv),
     };
     Ok((pos, scene))
-}
-
-/// The game's option values: its defaults, overridden by `options`, each checked against the
-/// game's specs (names ignore case).
-pub(crate) fn option_values(
-    game: GameId,
-    options: &[(String, String)],
-) -> Result<OptionValues, String> {
-    RuleSet::new(game, options).map(|rules| rules.values().clone())
 }
 
 /// Escapes text for use in XML content and in double-quoted attribute values.

@@ -11,15 +11,15 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::Sender;
 use serde_json::{Map, Value, json};
 
-use crate::client::{Answer, EngineCommand};
+use crate::client::{Answer, EngineCommand, Info, QueryError};
 
 use super::board::redraw;
 use super::engine::Engine;
 use super::review::review_json;
 
-use super::events::{Hub, parse_info};
+use super::events::{Hub, info_json};
 use super::probe::EngineInfo;
-use super::query::{EngineSetup, QueryError, configure, snapshot};
+use super::query::{EngineSetup, QUERY_TIMEOUT, configure};
 use super::search::{Job, JobKind, Task};
 use super::session::{Hint, Played, Seat, Session, Settings};
 use crate::gui::reason::{Ending, describe};
@@ -186,7 +186,7 @@ impl App {
             let Some(engine) = inner.engine.as_mut() else {
                 continue;
             };
-            match snapshot(engine, &line) {
+            match engine.snapshot(&line, QUERY_TIMEOUT) {
                 Ok(snap) => {
                     let s = &mut inner.session;
                     if let Some(last) = s.moves.last_mut()
@@ -265,8 +265,8 @@ impl App {
     }
 
     /// Streams one engine `info` line to the pages.
-    pub fn publish_info(&self, job: &Job, line: &str) {
-        let mut info = parse_info(line);
+    pub fn publish_info(&self, job: &Job, info: &Info) {
+        let mut info = info_json(info);
         if let Some(map) = info.as_object_mut() {
             map.insert("kind".into(), json!(job.kind.name()));
             map.insert("ply".into(), json!(job.ply));

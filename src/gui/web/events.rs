@@ -12,6 +12,8 @@ use std::time::Duration;
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TrySendError};
 use serde_json::{Map, Value, json};
 
+use crate::client::{Info, ReportedScore};
+
 /// Events a slow page may have queued before it is dropped (it reconnects and resyncs).
 const QUEUE: usize = 512;
 
@@ -154,37 +156,33 @@ pub fn stream(
 
 /// An `info` line as JSON: `depth`, `seldepth`, `multipv`, `nodes`, `nps`, `time`, `hashfull`
 /// as numbers, `score` as `{"cp": n}` or `{"mate": n}`, `pv` as a list of moves, `string` as
-/// the free text of `info string …`. Unknown words are skipped.
-pub fn parse_info(line: &str) -> Value {
+/// the free text of `info string …`; fields the line lacks are left out.
+pub fn info_json(info: &Info) -> Value {
     let mut out = Map::new();
-    let mut words = line.split_whitespace().skip(1).peekable();
-    while let Some(word) = words.next() {
-        match word {
-            "string" => {
-                let rest: Vec<&str> = words.by_ref().collect();
-                out.insert("string".into(), json!(rest.join(" ")));
-            }
-            "pv" => {
-                let moves: Vec<&str> = words.by_ref().collect();
-                out.insert("pv".into(), json!(moves));
-            }
-            "score" => {
-                let kind = words.next();
-                let value = words.next().and_then(|v| v.parse::<i64>().ok());
-                if let (Some(kind @ ("cp" | "mate")), Some(value)) = (kind, value) {
-                    out.insert("score".into(), json!({ kind: value }));
-                }
-                if matches!(words.peek(), Some(&("lowerbound" | "upperbound"))) {
-                    words.next();
-                }
-            }
-            "depth" | "seldepth" | "multipv" | "nodes" | "nps" | "time" | "hashfull" => {
-                if let Some(n) = words.next().and_then(|v| v.parse::<u64>().ok()) {
-                    out.insert(word.into(), json!(n));
-                }
-            }
-            _ => {}
+    let numbers = [
+        ("depth", info.depth),
+        ("seldepth", info.seldepth),
+        ("multipv", info.multipv),
+        ("nodes", info.nodes),
+        ("nps", info.nps),
+        ("time", info.time),
+        ("hashfull", info.hashfull),
+    ];
+    for (name, value) in numbers {
+        if let Some(n) = value {
+            out.insert(name.into(), json!(n));
         }
+    }
+    match info.score {
+        Some(ReportedScore::Cp(n)) => out.insert("score".into(), json!({ "cp": n })),
+        Some(ReportedScore::Mate(n)) => out.insert("score".into(), json!({ "mate": n })),
+        None => None,
+    };
+    if let Some(pv) = &info.pv {
+        out.insert("pv".into(), json!(pv));
+    }
+    if let Some(text) = &info.string {
+        out.insert("string".into(), json!(text));
     }
     Value::Object(out)
 }
@@ -195,6 +193,7 @@ mod tests {
 
     #[test]
     fn info_lines_become_json() {
+        let parse_info = |line: &str| info_json(&Info::parse(line).expect("an info line"));
         let info = parse_info(
             "info depth 5 seldepth 6 score cp 23 nodes 7752 nps 3876000 time 2 hashfull 0 \
              pv c5 b2 a2",

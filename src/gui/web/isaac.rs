@@ -8,11 +8,12 @@
 
 use serde_json::{Value, json};
 
+use crate::game::dynamic::option_values;
 use crate::game::isaac::tables::{SIZES, VALUES};
 use crate::game::isaac::{Isaac, Phase, RemovalPreview};
 use crate::game::{Game, GameId, Outcome, Player};
 use crate::gui::seat_names;
-use crate::gui::svg::{option_values, tile_code};
+use crate::gui::svg::tile_code;
 
 /// The `isaac` field of the state of position `fen` read with the rule options `options`;
 /// `None` if the position cannot be read with ludus's rules.

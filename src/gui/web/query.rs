@@ -1,12 +1,10 @@
 //! The page's questions to the engine, all through the protocol: set the game and its rules,
-//! read a position's state with `query`, check a pasted position, and the moves a pasted
+//! check a pasted position, and the moves a pasted
 //! `startpos moves …` / `fen … moves …` line names.
 
 use std::time::Duration;
 
 use crate::client::{EngineFailure, EngineProcess};
-
-use super::session::Snapshot;
 
 /// How long one query or `isready` may take.
 pub const QUERY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -26,15 +24,6 @@ pub struct EngineSetup {
     pub level: Option<String>,
 }
 
-/// Why a position's state could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum QueryError {
-    /// The engine refused the position (`query fen` answered `(none)`).
-    Rejected,
-    /// The engine did not answer or died; it should be restarted.
-    Engine(String),
-}
-
 /// Sends the setup's options and `uginewgame`, and waits for `readyok`.
 pub fn configure(engine: &mut EngineProcess, setup: &EngineSetup) -> Result<(), EngineFailure> {
     if let Some(variant) = &setup.variant {
@@ -49,36 +38,6 @@ pub fn configure(engine: &mut EngineProcess, setup: &EngineSetup) -> Result<(), 
     engine.new_game(QUERY_TIMEOUT)
 }
 
-/// Sends `position_line` and reads the position's state with `query fen`, `legalmoves`,
-/// `p1turn`, `gameover` and `result`.
-pub fn snapshot(engine: &mut EngineProcess, position_line: &str) -> Result<Snapshot, QueryError> {
-    engine
-        .send(position_line)
-        .map_err(|e| QueryError::Engine(e.to_string()))?;
-    let mut ask = |what: &str| {
-        engine
-            .query_text(what, QUERY_TIMEOUT)
-            .ok_or_else(|| QueryError::Engine(format!("no answer to query {what}")))
-    };
-    let fen = ask("fen")?;
-    if fen == "(none)" {
-        return Err(QueryError::Rejected);
-    }
-    let legal = ask("legalmoves")?;
-    let legal = if legal == "(none)" {
-        Vec::new()
-    } else {
-        legal.split_whitespace().map(str::to_string).collect()
-    };
-    Ok(Snapshot {
-        fen,
-        legal,
-        p1turn: ask("p1turn")? == "true",
-        gameover: ask("gameover")? == "true",
-        result: ask("result")?,
-    })
-}
-
 /// Whether the engine takes `position_line`: it is sent with `go depth 1`, and the first
 /// `info string error …` line the engine answers is the reason it is refused. `Ok(Err(…))`
 /// is a refusal; `Err(…)` an engine that failed.
@@ -87,8 +46,12 @@ pub fn check_position(
     position_line: &str,
 ) -> Result<Result<(), String>, EngineFailure> {
     let mut errors = Vec::new();
-    let answer = engine.go_watching(position_line, "depth 1", None, CHECK_TIMEOUT, &mut |l| {
-        if let Some(rest) = l.strip_prefix("info string error ") {
+    let answer = engine.go_watching(position_line, "depth 1", None, CHECK_TIMEOUT, &mut |info| {
+        if let Some(rest) = info
+            .string
+            .as_deref()
+            .and_then(|t| t.strip_prefix("error "))
+        {
             errors.push(rest.to_string());
         }
     });

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use serde::Deserialize;
 
-use crate::client::ReportedScore;
+use crate::client::{ReportedScore, Snapshot};
 use crate::game::GameId;
 
 use super::board::Board;
@@ -122,21 +122,6 @@ impl Played {
             shown: String::new(),
         }
     }
-}
-
-/// What the engine says about the current position.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Snapshot {
-    /// `query fen`.
-    pub fen: String,
-    /// `query legalmoves` (empty for `(none)`).
-    pub legal: Vec<String>,
-    /// `query p1turn`.
-    pub p1turn: bool,
-    /// `query gameover`.
-    pub gameover: bool,
-    /// `query result`: `p1win`, `p2win`, `draw` or `none`.
-    pub result: String,
 }
 
 /// The engine's suggestion for the side to move.
