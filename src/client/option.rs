@@ -94,3 +94,33 @@ impl EngineOption {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn option_lines_are_read_with_every_field() {
+        let spin =
+            EngineOption::parse("option name Move Overhead type spin default 10 min 0 max 5000");
+        let spin = spin.expect("a spin option");
+        assert_eq!(spin.name, "Move Overhead");
+        assert_eq!((spin.min, spin.max), (Some(0), Some(5000)));
+        let combo = EngineOption::parse(
+            "option name Level type combo default full var random var greedy var full",
+        )
+        .expect("a combo option");
+        assert_eq!(combo.vars, ["random", "greedy", "full"]);
+        assert_eq!(combo.check("Greedy"), Ok("greedy".to_string()));
+        assert!(combo.check("hard").is_err());
+        assert_eq!(spin.check("50"), Ok("50".to_string()));
+        assert!(spin.check("-1").is_err());
+        assert!(spin.check("x").is_err());
+        let check = EngineOption::parse("option name Isaac_Collision type check default true");
+        let check = check.expect("a check option");
+        assert_eq!(check.default, "true");
+        assert_eq!(check.check("FALSE"), Ok("false".to_string()));
+        assert_eq!(EngineOption::parse("option name type spin"), None);
+        assert_eq!(EngineOption::parse("id name x"), None);
+    }
+}
