@@ -18,14 +18,15 @@ pub struct RecordedGame {
     pub line: usize,
     /// The whole block as in the file, from its first tag to its final blank line.
     pub text: String,
+    /// The movetext: its lines joined by spaces, line ends (`\n` or `\r\n`) taken off.
+    pub movetext: String,
 }
 
 impl RecordedGame {
     /// The moves of the movetext, in order: comments, move numbers (`12.`) and the result
     /// left out, and a review's marks (`?`, `!`) taken off the moves.
     pub fn moves(&self) -> Vec<String> {
-        let movetext = self.text.split_once("\n\n").map_or("", |(_, m)| m);
-        tokens(movetext)
+        tokens(&self.movetext)
             .unwrap_or_default()
             .into_iter()
             .filter(|t| !t.starts_with('{'))
@@ -38,8 +39,7 @@ impl RecordedGame {
     /// The comment saying how the game ended (`{…}` after the last move's own comment),
     /// braces included.
     pub fn ending_comment(&self) -> Option<String> {
-        let movetext = self.text.split_once("\n\n").map_or("", |(_, m)| m);
-        let tokens = tokens(movetext)?;
+        let tokens = tokens(&self.movetext)?;
         match tokens.as_slice() {
             [.., a, b, _result] if a.starts_with('{') && b.starts_with('{') => Some(b.to_string()),
             _ => None,
@@ -65,12 +65,15 @@ pub struct Recovered {
     pub complete_len: u64,
 }
 
+/// The largest record file read (a few kilobytes a game: hundreds of thousands of games).
+const MAX_RECORD_FILE_BYTES: u64 = 4 << 30;
+
 /// Reads a record file written by [`super::RecordFile`]. A trailing incomplete game (the referee
 /// was killed while writing) is ignored (`complete_len` excludes it); any malformed
 /// complete-looking block is an error naming the line number. A missing file → `Ok` with no
 /// games.
 pub fn read_records(path: &Path) -> Result<Recovered, String> {
-    let bytes = match std::fs::read(path) {
+    let bytes = match crate::files::read_regular(path, MAX_RECORD_FILE_BYTES) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Recovered::default()),
         Err(e) => return Err(format!("{}: {e}", path.display())),
@@ -194,6 +197,7 @@ fn parse_block(lines: &mut Lines) -> Result<Option<RecordedGame>, String> {
             line: first_line,
             text: String::from_utf8_lossy(&lines.bytes[start..lines.pos]).into_owned(),
             tags,
+            movetext,
         })),
         Some(token) => Err(format!(
             "line {last_line}: the movetext ends with {token}, not the result {}",

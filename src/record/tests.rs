@@ -206,3 +206,25 @@ fn appends_reads_back_and_drops_a_cut_short_tail() {
     assert_eq!(summaries(&recovered), [games[1].summary()]);
     std::fs::remove_file(&path).expect("cleanup");
 }
+
+#[test]
+fn records_with_crlf_line_ends_keep_every_move() {
+    let lf: String = three_games().iter().map(format_record).collect();
+    let crlf = lf.replace('\n', "\r\n");
+    let (lf, crlf) = (
+        parse_records(lf.as_bytes()).unwrap(),
+        parse_records(crlf.as_bytes()).unwrap(),
+    );
+    assert_eq!(summaries(&crlf), summaries(&lf));
+    for (a, b) in crlf.games.iter().zip(&lf.games) {
+        assert_eq!(a.moves(), b.moves());
+        assert_eq!(a.ending_comment(), b.ending_comment());
+        assert_eq!(a.tags, b.tags);
+    }
+    assert_eq!(crlf.games[2].moves().len(), 37);
+    assert_eq!(crlf.games[0].moves(), ["m0", "m1", "m2"]);
+    assert_eq!(
+        crlf.games[0].ending_comment().as_deref(),
+        Some("{Player two has no legal move}")
+    );
+}
