@@ -1,7 +1,8 @@
 //! One-shot commands for scripts (`ludus go`, `ludus perft`, `ludus bench`): each runs a short
 //! script through the same protocol loop as an interactive session, under `--strict`, so its
 //! behaviour and checks are exactly the protocol's; errors go to stderr with status 2 (the
-//! command line was refused: every line of the script comes from it).
+//! command line was refused: every line of the script comes from it), and a refused command
+//! prints nothing on stdout.
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -64,12 +65,30 @@ fn run_script(
     }
 }
 
+/// [`run_script`] with its output kept until the end: standard output gets it only when the
+/// script succeeded, so a refused command prints nothing there (its error is on stderr).
+fn run_script_to_stdout(game: GameId, setup: &Setup, lines: &[String], mode: Mode) -> i32 {
+    let buffer = SharedBuffer::default();
+    let status = run_script(game, setup, lines, mode, Box::new(buffer.clone()));
+    if status == exit_status::SUCCESS {
+        let mut stdout = std::io::stdout().lock();
+        if stdout
+            .write_all(buffer.text().as_bytes())
+            .and_then(|()| stdout.flush())
+            .is_err()
+        {
+            return exit_status::FAILURE;
+        }
+    }
+    status
+}
+
 /// `ludus go`: searches with the given `go` arguments (e.g. `movetime 200`) and prints the
 /// `bestmove` line, preceded by the last `info` line when `show_info` is set.
 pub fn go(game: GameId, setup: &Setup, go_args: &str, show_info: bool) -> i32 {
     let line = format!("go {go_args}");
     let mode = Mode::OneShot { show_info };
-    run_script(game, setup, &[line], mode, Box::new(std::io::stdout()))
+    run_script_to_stdout(game, setup, &[line], mode)
 }
 
 /// `ludus perft`: prints `move: count` per root move, then `Nodes searched: N`.
@@ -80,7 +99,7 @@ pub fn perft(game: GameId, setup: &Setup, depth: u32) -> i32 {
     }
     let line = format!("perft {depth}");
     let mode = Mode::OneShot { show_info: false };
-    run_script(game, setup, &[line], mode, Box::new(std::io::stdout()))
+    run_script_to_stdout(game, setup, &[line], mode)
 }
 
 /// `ludus bench`: the bench of each game (its positions and a per-game total as
@@ -101,6 +120,9 @@ pub fn bench(games: &[GameId], options: &[(String, String)]) -> i32 {
         let buffer = SharedBuffer::default();
         let script = ["bench".to_string()];
         let status = run_script(game, &setup, &script, mode, Box::new(buffer.clone()));
+        if status != exit_status::SUCCESS {
+            return status;
+        }
         let mut game_nodes = None;
         for line in buffer.text().lines() {
             if let Some(nodes) = line.strip_prefix("Nodes searched: ") {
@@ -117,9 +139,6 @@ pub fn bench(games: &[GameId], options: &[(String, String)]) -> i32 {
             } else {
                 out.line(line);
             }
-        }
-        if status != 0 {
-            return status;
         }
     }
     out.line(&format!("Nodes searched: {total}"));
