@@ -577,9 +577,11 @@ fn one_ply_info(start: Instant, score: i32, mv: &str) -> SearchInfo {
     }
 }
 
-/// Perft that gives up (`None`) once `stop` is set; bulk-counts the last ply.
+/// Perft that gives up (`None`) once `stop` is set; bulk-counts the last ply. The flag is read
+/// before every node above the last ply, so between two reads there is at most one move
+/// generation: a stop is seen within microseconds, as a search sees it.
 pub fn perft_stoppable<G: Game>(pos: &G, depth: u32, stop: &AtomicBool) -> Option<u64> {
-    if depth <= 2 {
+    if depth <= 1 {
         return Some(pos.perft(depth));
     }
     if stop.load(Ordering::Relaxed) {
