@@ -53,6 +53,7 @@ pub mod client;
 pub mod datagen;
 pub mod engine;
 pub mod exit_status;
+pub mod files;
 pub mod game;
 pub mod gui;
 pub mod lines;

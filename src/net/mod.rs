@@ -66,15 +66,12 @@ impl<G: Evaluate> GameNet<G> {
         })
     }
 
-    /// The net in the file at `path`, checked against `G` (a file larger than any net is
-    /// refused before it is read).
+    /// The net in the file at `path`, checked against `G`: only a regular file of at most
+    /// 64 MiB is read ([`crate::files::read_regular`]); a FIFO or a device is refused at once.
     pub fn from_file(path: &std::path::Path) -> Result<GameNet<G>, String> {
         const MAX_NET_FILE_BYTES: u64 = 64 << 20;
-        let size = std::fs::metadata(path).map_err(|e| e.to_string())?.len();
-        if size > MAX_NET_FILE_BYTES {
-            return Err(format!("{size} bytes, more than a net file has"));
-        }
-        let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+        let bytes =
+            crate::files::read_regular(path, MAX_NET_FILE_BYTES).map_err(|e| e.to_string())?;
         GameNet::new(Arc::new(Net::from_bytes(&bytes)?))
     }
 

@@ -14,9 +14,12 @@ use rand::rngs::SmallRng;
 use crate::game::dynamic::{RulePosition, RuleSet, random_moves};
 use crate::record::Opening;
 
+/// The largest openings file read (a million lines of 64 bytes).
+const MAX_OPENINGS_FILE_BYTES: u64 = 64 << 20;
+
 /// Reads an openings file (see the module documentation); errors name the line.
 pub fn read_openings_file(path: &Path, rules: &RuleSet) -> Result<Vec<Opening>, String> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::files::read_regular_text(path, MAX_OPENINGS_FILE_BYTES)
         .map_err(|e| format!("cannot read openings file {}: {e}", path.display()))?;
     let mut openings = Vec::new();
     for (i, line) in text.lines().enumerate() {

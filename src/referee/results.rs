@@ -272,12 +272,16 @@ pub fn write_results(path: &Path, results: &ResultsFile) -> io::Result<()> {
     crate::record::replace(path, &text)
 }
 
+/// The largest results file read (a few hundred bytes a game: millions of games).
+const MAX_RESULTS_FILE_BYTES: u64 = 1 << 30;
+
 /// Reads a results file and checks it: its format, its shards, its engines against the
 /// match's, and every game against the match's schedule and the file's shards. The headline
 /// and the statistics are recomputed. Errors name the file (and the game).
 pub fn read_results(path: &Path) -> Result<ResultsFile, String> {
     let name = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+    let text = crate::files::read_regular_text(path, MAX_RESULTS_FILE_BYTES)
+        .map_err(|e| format!("{name}: {e}"))?;
     let value: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| format!("{name}: not JSON: {e}"))?;
     match value.get("format").and_then(|f| f.as_str()) {

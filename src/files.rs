@@ -1,0 +1,125 @@
+//! Reading the files ludus is given (nets, records, openings, results, data, certificates):
+//! only a regular file is read, it is opened without blocking, and no more than a stated
+//! number of bytes is ever taken from it. A FIFO, a device (`/dev/zero`, `/dev/stdin`) or a
+//! directory is refused at once with an error naming it, instead of hanging the engine or
+//! growing it without bound.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+
+/// Opens `path` for reading if it is a regular file: opened with `O_NONBLOCK` (opening a FIFO
+/// with no writer would otherwise wait for one) and `O_NOCTTY`, then checked with `fstat`, so
+/// a path swapped between a check and the opening is caught too.
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(not_regular());
+    }
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)?;
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return Err(not_regular());
+    }
+    Ok(file)
+}
+
+/// The bytes of the regular file `path`, refused when it holds more than `limit` bytes (also
+/// when it grows past `limit` while it is read).
+pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    let file = open_regular(path)?;
+    let size = file.metadata()?.len();
+    if size > limit {
+        return Err(too_large(size, limit));
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large(bytes.len() as u64, limit));
+    }
+    Ok(bytes)
+}
+
+/// [`read_regular`] as UTF-8 text.
+pub fn read_regular_text(path: &Path, limit: u64) -> io::Result<String> {
+    String::from_utf8(read_regular(path, limit)?)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8 text"))
+}
+
+/// The error for a path that is not a regular file; like every `io::Error`, it leaves the
+/// naming of the path to the caller.
+fn not_regular() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        "not a regular file (a FIFO, a device or a directory)",
+    )
+}
+
+fn too_large(size: u64, limit: u64) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!("{size} bytes, more than the {limit} this file may have"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> std::path::PathBuf {
+        std::env::temp_dir().join(format!("ludus-files-{}-{name}", std::process::id()))
+    }
+
+    #[test]
+    fn regular_files_are_read_up_to_their_limit() {
+        let path = temp("regular");
+        std::fs::write(&path, b"twelve bytes").unwrap();
+        assert_eq!(read_regular(&path, 12).unwrap(), b"twelve bytes");
+        assert_eq!(read_regular_text(&path, 100).unwrap(), "twelve bytes");
+        let err = read_regular(&path, 11).unwrap_err();
+        assert!(
+            err.to_string().contains("12 bytes, more than the 11"),
+            "{err}"
+        );
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(
+            read_regular(&path, 11).unwrap_err().kind(),
+            io::ErrorKind::NotFound
+        );
+    }
+
+    #[test]
+    fn fifos_devices_and_directories_are_refused_at_once() {
+        let fifo = temp("fifo");
+        let c_path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo is given a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+        let paths = [
+            fifo.clone(),
+            "/dev/zero".into(),
+            "/dev/urandom".into(),
+            "/dev/null".into(),
+            std::env::temp_dir(),
+        ];
+        // A read that blocked would never answer: the check runs on a thread of its own.
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for path in paths {
+                let _ = tx.send((read_regular(&path, 1 << 20).map(|b| b.len()), path));
+            }
+        });
+        for _ in 0..5 {
+            let (result, path) = rx
+                .recv_timeout(std::time::Duration::from_secs(10))
+                .expect("refused at once, not blocked");
+            let err = result.unwrap_err();
+            assert!(
+                err.to_string().contains("not a regular file"),
+                "{path:?}: {err}"
+            );
+        }
+        std::fs::remove_file(&fifo).unwrap();
+    }
+}
