@@ -44,6 +44,21 @@ impl Entry {
     }
 }
 
+/// `count` (at least 1) empty entries in zeroed memory, `None` if the allocator refuses.
+fn zeroed_entries(count: usize) -> Option<Vec<Entry>> {
+    let layout = std::alloc::Layout::array::<Entry>(count).ok()?;
+    if layout.size() == 0 {
+        return None;
+    }
+    // SAFETY: the layout has a non-zero size; an `Entry` is three integers, so all-zero bytes
+    // are a valid (empty, `Entry::default()`) entry; the pointer comes from the global
+    // allocator with exactly the layout of `count` entries, as `Vec::from_raw_parts` needs.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<Entry>();
+        (!ptr.is_null()).then(|| Vec::from_raw_parts(ptr, count, count))
+    }
+}
+
 /// A table of proven results within a byte budget.
 pub struct ProofTable {
     entries: Vec<Entry>,
@@ -53,15 +68,14 @@ pub struct ProofTable {
 
 impl ProofTable {
     /// A table of at most `mib` MiB (at least one bucket); `None` if the memory is not there.
+    /// The memory is the allocator's zeroed allocation (`calloc`): the kernel hands out its
+    /// pages as entries are first written, so a large table costs nothing until it is used.
     pub fn new(mib: usize) -> Option<ProofTable> {
         let bytes = mib.saturating_mul(1 << 20);
         let per_bucket = WAYS * std::mem::size_of::<Entry>();
         let buckets = (bytes / per_bucket).max(1);
-        let mut entries = Vec::new();
-        entries.try_reserve_exact(buckets * WAYS).ok()?;
-        entries.resize(buckets * WAYS, Entry::default());
         Some(ProofTable {
-            entries,
+            entries: zeroed_entries(buckets * WAYS)?,
             buckets,
             stored: 0,
         })
@@ -170,5 +184,32 @@ mod tests {
         assert_eq!(t.get(0), Some(loss));
         assert_eq!(t.get(1), None);
         assert_eq!(t.get(99), Some(win));
+    }
+
+    /// The process's resident memory in KiB (`VmRSS` of `/proc/self/status`).
+    fn resident_kib() -> Option<u64> {
+        let status = std::fs::read_to_string("/proc/self/status").ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    }
+
+    #[test]
+    fn a_large_table_takes_memory_only_as_it_is_used() {
+        let Some(before) = resident_kib() else {
+            return; // not Linux: nothing to measure
+        };
+        let mut t = ProofTable::new(2048).expect("2 GiB of address space");
+        let after = resident_kib().expect("VmRSS");
+        // Other tests of this binary allocate at the same time: the bound leaves them room,
+        // and a table that wrote its 2 GiB up front is far above it.
+        assert!(after < before + (512 << 10), "{before} KiB -> {after} KiB");
+        let loss = Proven {
+            win: false,
+            dist: 1,
+            best: None,
+        };
+        t.put(7, loss, 1);
+        assert_eq!(t.get(7), Some(loss));
+        assert_eq!(t.get(8), None);
     }
 }
