@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Latency of `readyok` and of `stop` -> `bestmove` over random interleavings of go / stop /
 # isready / setoption / position in all three games (the checker of
-# tests/protocol_interleavings.rs: one legal bestmove per go, inside searchmoves, one readyok
-# per isready, no hang), with random options (MultiPV up to 256, Threads at the machine's
+# tests/protocol/protocol_interleavings.rs: one legal bestmove per go, inside searchmoves, one
+# readyok per isready, no hang), with random options (MultiPV up to 256, Threads at the machine's
 # maximum) and, by default, both cores kept busy by two other searches.
 #
 #   benches/latency.sh [SEQUENCES_PER_GAME] [SEED]
@@ -29,5 +29,6 @@ for _ in $(seq 1 "$load"); do
 done
 echo "== $sequences sequences per game, seed $seed, $load busy searches beside"
 LUDUS_INTERLEAVINGS=$sequences LUDUS_INTERLEAVING_SEED=$seed \
-    cargo test --release --locked --quiet --test protocol_interleavings -- --nocapture 2>&1 |
+    cargo test --release --locked --quiet --test protocol protocol_interleavings:: \
+        -- --nocapture 2>&1 |
     grep -E '^(sight|isaac|tactigon|all):|^  (readyok|stop)|^test result'

@@ -7,7 +7,7 @@
 //! the certificate is taken on trust: the strategy is only a lookup of which move to try, so
 //! a wrong key or a wrong move can only make the check fail, never pass. Two things are: the
 //! board's symmetries (a position verified stands for its mirror images and turns, as in the
-//! solver; `tests/sight_solver.rs` checks them against the rules), and the claims a check
+//! solver; `tests/long_runs/sight_solver.rs` checks them against the rules), and the claims a check
 //! record says were verified ([`Checker::assume_verified`], for a check split into shards).
 
 use std::collections::{HashMap, HashSet};

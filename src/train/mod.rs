@@ -8,7 +8,7 @@
 //!
 //! writes the integer net (`src/net/file.rs`), and beside it `tactigon.nnue.check`: for the
 //! first validation positions, the float net's output and the position, which the engine's
-//! tests compare with the integer net's (`tests/net.rs`).
+//! tests compare with the integer net's (`tests/search/net.rs`).
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -111,7 +111,8 @@ fn write_check(
     count: usize,
     path: &Path,
 ) -> Result<(), String> {
-    let mut text = String::from("# logit<TAB>position: the float net's output, for tests/net.rs\n");
+    let mut text =
+        String::from("# logit<TAB>position: the float net's output, for tests/search/net.rs\n");
     for i in 0..valid.len().min(count).min(valid.fens.len()) {
         let (stm, other) = valid.views(i);
         let base = match hyper.base {

@@ -1,4 +1,4 @@
-//! The Isaac checks that the invariant battery (`tests/isaac_invariants.rs`) plugs into the
+//! The Isaac checks that the invariant battery (`tests/games/isaac_invariants.rs`) plugs into the
 //! generic battery (`battery.rs`) through [`Hooks`]: at every ply the engine is compared with
 //! the independent reference implementation (`isaac_reference.rs`): the legal moves as text in
 //! the canonical order (placements by size, h before v, anchor; removals by anchor, then k)

@@ -1,7 +1,10 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests: the reference implementations of the rules, the
+//! invariant battery, an exact solver, the engine as a child process (`process`) and the web
+//! server's client (`web`).
 //!
-//! Each test binary compiles this module on its own and uses only part of it, so unused items
-//! are expected in some binaries.
+//! Each test binary (one per folder of `tests/`: `games`, `search`, `protocol`, …) includes this
+//! module once from its `main.rs` and uses only part of it, so unused items are expected in some
+//! binaries.
 #![allow(dead_code)]
 
 pub mod battery;
@@ -9,6 +12,7 @@ pub mod isaac_helpers;
 pub mod isaac_hooks;
 pub mod isaac_reference;
 pub mod isaac_reference_fen;
+pub mod process;
 pub mod sight_helpers;
 pub mod sight_reference;
 pub mod solver;
@@ -16,6 +20,7 @@ pub mod tactigon_helpers;
 pub mod tactigon_hooks;
 pub mod tactigon_reference;
 pub mod tactigon_reference_fen;
+pub mod web;
 
 /// Runs the ludus binary with `args` and returns its exit status, stdout and stderr.
 pub fn run_ludus(args: &[&str]) -> (i32, String, String) {

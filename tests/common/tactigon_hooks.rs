@@ -1,4 +1,4 @@
-//! The Tactigon checks that the invariant battery (`tests/tactigon_invariants.rs`) plugs into
+//! The Tactigon checks that the invariant battery (`tests/games/tactigon_invariants.rs`) plugs into
 //! the generic battery (`battery.rs`) through [`Hooks`]. At every ply the engine is compared
 //! with the independent reference (`tactigon_reference.rs`), kept in step with the game: the
 //! position (TFN), the legal moves as text in the same order (origins, then destinations, row

@@ -149,7 +149,7 @@ test('analysis mode says there is nothing to search where the game is over', asy
 test('a review marks the thrown-away win, and only it, as a blunder', async () => {
   const page = await openPage();
   await newGame(page, { game: 'sight', mode: 'hh' });
-  // tests/analyse.rs: b2 wins for White (the solved book), e5, then a1 throws the win away
+  // tests/referee/analyse.rs: b2 wins for White (the solved book), e5, then a1 throws the win away
   // (e1 keeps it).
   for (const [i, cell] of ['b2', 'e5', 'a1'].entries()) {
     await clickCell(page, cell);

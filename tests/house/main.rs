@@ -1,0 +1,5 @@
+//! Checks of the repository itself, not of the engine: the layering of `src/` and the
+//! citations of the rules documents.
+
+mod doc_citations;
+mod layering;

@@ -1,0 +1,137 @@
+//! `ludus datagen`: every recorded game is a real game (each position one legal move from the
+//! one before, the last one move from the recorded result); a run cut short and resumed, or
+//! played in shards and merged, gives the same file byte for byte as one uninterrupted run;
+//! another run's file, a malformed file and a missing `--out` are refused.
+
+use ludus::datagen::format::{self, GameResult};
+use ludus::game::dynamic::RuleSet;
+use ludus::game::{GameId, Outcome, Player};
+
+use crate::common::run_ludus;
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ludus-datagen-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    dir
+}
+
+fn datagen(game: &str, out: &str, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec![
+        "datagen", "--game", game, "--games", "6", "--nodes", "800", "--seed", "5", "--out", out,
+    ];
+    args.extend_from_slice(extra);
+    run_ludus(&args)
+}
+
+#[test]
+fn recorded_games_are_games_of_the_rules() {
+    let dir = temp_dir("games");
+    for game in GameId::ALL {
+        let path = dir.join(format!("{}.bin", game.name()));
+        let path = path.to_string_lossy().into_owned();
+        let (status, out, err) = datagen(game.name(), &path, &["--max-plies", "120"]);
+        assert_eq!(status, 0, "{out}{err}");
+        assert!(out.contains("6 games, "), "{out}");
+        let data = format::decode(&std::fs::read(&path).expect("written")).expect("readable");
+        assert_eq!(data.games.len(), 6);
+        let rules = RuleSet::new(*game, &[]).expect("rules");
+        for g in &data.games {
+            assert!(g.samples.len() > 2, "{game:?} game {}", g.index);
+            for pair in g.samples.windows(2) {
+                let before = rules.from_fen(&pair[0].fen).expect("a position");
+                let next = before.legal_moves().into_iter().any(|m| {
+                    let mut p = before.boxed_clone();
+                    p.play(&m).is_ok() && p.to_fen() == pair[1].fen
+                });
+                assert!(
+                    next,
+                    "{game:?}: {} does not follow {}",
+                    pair[1].fen, pair[0].fen
+                );
+            }
+            let last = rules
+                .from_fen(&g.samples[g.samples.len() - 1].fen)
+                .expect("a position");
+            let expected = match g.result {
+                GameResult::P1Win => Some(Outcome::Win(Player::One)),
+                GameResult::P2Win => Some(Outcome::Win(Player::Two)),
+                GameResult::Draw => Some(Outcome::Draw),
+            };
+            let ends = last.legal_moves().into_iter().any(|m| {
+                let mut p = last.boxed_clone();
+                p.play(&m).is_ok() && p.outcome() == expected
+            });
+            // A draw may also be the --max-plies cut.
+            assert!(
+                ends || g.result == GameResult::Draw,
+                "{game:?} game {}: the last position does not end as recorded",
+                g.index
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_resumed_or_sharded_run_is_the_uninterrupted_one() {
+    let dir = temp_dir("resume");
+    let file = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let (whole, resumed, s1, s2, merged) = (
+        file("whole.bin"),
+        file("resumed.bin"),
+        file("s1.bin"),
+        file("s2.bin"),
+        file("merged.bin"),
+    );
+    assert_eq!(datagen("sight", &whole, &[]).0, 0);
+    let bytes = std::fs::read(&whole).expect("written");
+    let data = format::decode(&bytes).expect("readable");
+    // Cut inside the fourth game's record, as a kill would.
+    let records: Vec<usize> = data
+        .games
+        .iter()
+        .map(|g| format::encode(g).expect("encoded").len())
+        .collect();
+    let header = bytes.len() - records.iter().sum::<usize>();
+    let cut = header + records[..3].iter().sum::<usize>() + records[3] / 2;
+    std::fs::write(&resumed, &bytes[..cut]).expect("written");
+    let (status, out, err) = datagen("sight", &resumed, &[]);
+    assert_eq!(status, 0, "{out}{err}");
+    assert!(out.contains("6 games, 3 already in"), "{out}");
+    assert_eq!(
+        std::fs::read(&resumed).expect("read"),
+        bytes,
+        "resumed = uninterrupted"
+    );
+
+    assert_eq!(datagen("sight", &s1, &["--shard", "1/2"]).0, 0);
+    assert_eq!(datagen("sight", &s2, &["--shard", "2/2"]).0, 0);
+    let (status, out, err) = run_ludus(&["datagen", "merge", "--out", &merged, &s2, &s1]);
+    assert_eq!(status, 0, "{out}{err}");
+    assert_eq!(
+        std::fs::read(&merged).expect("read"),
+        bytes,
+        "merged = uninterrupted"
+    );
+
+    // Another run (other nodes) into the same file, a merge of two runs: refused.
+    let (status, _, err) = run_ludus(&[
+        "datagen", "--game", "sight", "--games", "6", "--nodes", "900", "--seed", "5", "--out",
+        &whole,
+    ]);
+    assert_eq!(status, 2);
+    assert!(err.contains("holds another run"), "{err}");
+    let other = file("other.bin");
+    assert_eq!(datagen("sight", &other, &["--max-plies", "30"]).0, 0);
+    let (status, _, err) = run_ludus(&["datagen", "merge", "--out", &merged, &s1, &other]);
+    assert_eq!(status, 2);
+    assert!(err.contains("of another run"), "{err}");
+    std::fs::write(file("junk.bin"), b"junk").expect("written");
+    let (status, _, err) = run_ludus(&["datagen", "dump", &file("junk.bin")]);
+    assert_eq!(status, 2);
+    assert!(err.contains("not a ludus datagen file"), "{err}");
+    let (status, _, err) = run_ludus(&["datagen", "--game", "sight"]);
+    assert_eq!(status, 2);
+    assert!(err.contains("--out"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

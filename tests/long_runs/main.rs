@@ -1,0 +1,10 @@
+//! The longer runs: training-data generation (`ludus datagen`) and the Sight solver, its solved
+//! counts and its certificates.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod datagen;
+mod sight_certificate;
+mod sight_solved;
+mod sight_solver;

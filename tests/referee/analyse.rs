@@ -1,0 +1,223 @@
+//! `ludus analyse RECORD`: every position's best move and score are those of a fresh `go`
+//! at the same limits (checked position by position in all three games), moves are marked by
+//! what they lost, the ending comment is kept, and a malformed record is refused with the
+//! line and the reason before any search.
+
+use ludus::game::GameId;
+use ludus::game::dynamic::RuleSet;
+use ludus::record::format_record;
+use ludus::record::game::{GameRecord, GameResult, MoveRecord, Termination};
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+
+use crate::common::run_ludus;
+
+/// A record of `moves` played from the start of `game`.
+fn record(game: GameId, moves: &[String], result: GameResult, detail: &str) -> String {
+    format_record(&GameRecord {
+        event: "test".into(),
+        date: "2026.11.24".into(),
+        variant: game.name().into(),
+        round: 1,
+        number: 1,
+        p1: "one".into(),
+        p2: "two".into(),
+        opening: "startpos".into(),
+        opening_fen: String::new(),
+        time_control: "-".into(),
+        moves: moves
+            .iter()
+            .map(|m| MoveRecord {
+                text: m.clone(),
+                score: None,
+                depth: None,
+                time_ms: 0,
+                budget_ms: None,
+            })
+            .collect(),
+        result,
+        termination: Termination::MaxPlies,
+        detail: detail.into(),
+    })
+}
+
+/// Up to `plies` seeded random moves of `game` (fewer if it ends), and the positions before
+/// each of them.
+fn random_moves(game: GameId, plies: usize, seed: u64) -> (Vec<String>, Vec<String>) {
+    let rules = RuleSet::new(game, &[]).expect("default rules");
+    let mut pos = rules.start();
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let (mut moves, mut fens) = (Vec::new(), Vec::new());
+    while moves.len() < plies && pos.outcome().is_none() {
+        let legal = pos.legal_moves();
+        let m = legal[rng.random_range(0..legal.len())].clone();
+        fens.push(pos.to_fen());
+        pos.play(&m).expect("legal");
+        moves.push(m);
+    }
+    (moves, fens)
+}
+
+fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("written");
+    path.to_string_lossy().into_owned()
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ludus-analyse-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    dir
+}
+
+/// The `best MOVE SCORE` of every move's comment, in order.
+fn best_answers(annotated: &str) -> Vec<(String, String)> {
+    annotated
+        .split("best ")
+        .skip(1)
+        .map(|rest| {
+            let mut words = rest.split(|c: char| c.is_whitespace() || c == ',' || c == '}');
+            let mv = words.next().unwrap_or("").to_string();
+            let score = words.find(|w| !w.is_empty()).unwrap_or("").to_string();
+            (mv, score)
+        })
+        .collect()
+}
+
+/// What `ludus go --fen FEN LIMIT --info` answers: the move and the score as the record
+/// writes it (`+35`, `-M2`).
+fn fresh_go(game: GameId, fen: &str, limit: &[&str]) -> (String, String) {
+    let mut args = vec!["go", "--game", game.name(), "--fen", fen, "--info"];
+    args.extend_from_slice(limit);
+    let (status, out, err) = run_ludus(&args);
+    assert_eq!(status, 0, "{out}{err}");
+    let info = out.lines().find(|l| l.starts_with("info ")).unwrap_or("");
+    let words: Vec<&str> = info.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "score").expect("a score");
+    let n: i64 = words[at + 2].parse().expect("a number");
+    let score = match words[at + 1] {
+        "cp" => format!("{n:+}"),
+        _ if n >= 0 => format!("+M{n}"),
+        _ => format!("-M{}", -n),
+    };
+    let best = out
+        .lines()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .unwrap_or("")
+        .to_string();
+    (best, score)
+}
+
+#[test]
+fn every_score_is_what_a_fresh_go_at_the_same_limits_says() {
+    let dir = temp_dir("same");
+    for (game, plies, limit) in [
+        (GameId::Sight, 12, ["--depth", "3"]),
+        (GameId::Isaac, 10, ["--depth", "2"]),
+        (GameId::Tactigon, 10, ["--depth", "3"]),
+    ] {
+        let (moves, fens) = random_moves(game, plies, 7);
+        let text = record(game, &moves, GameResult::Draw, "stopped at the ply limit");
+        let file = write(&dir, &format!("{}.pgn", game.name()), &text);
+        let (status, out, err) = run_ludus(&["analyse", &file, limit[0], limit[1]]);
+        assert_eq!(status, 0, "{game:?}: {out}{err}");
+        let answers = best_answers(&out);
+        // One per move, and one for the final position (the game did not end there).
+        assert_eq!(answers.len(), moves.len(), "{game:?}: {out}");
+        for (i, fen) in fens.iter().enumerate() {
+            assert_eq!(
+                answers[i],
+                fresh_go(game, fen, &limit),
+                "{game:?}: position {} ({fen})\n{out}",
+                i + 1
+            );
+        }
+        assert!(
+            out.contains(&format!("[Annotator \"ludus analyse depth {}\"]", limit[1])),
+            "{out}"
+        );
+        assert!(out.contains("{stopped at the ply limit} 1/2-1/2"), "{out}");
+        assert!(
+            err.contains(&format!("{} positions searched", moves.len() + 1)),
+            "{err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Sight 5×5: White opens on b2 (winning, docs/solved.md), Black replies e5; then White
+/// plays a1, where the book's win is e1 and the search at depth 4 proves nothing: a proven win
+/// thrown away, a blunder.
+#[test]
+fn a_thrown_away_win_is_a_blunder() {
+    let dir = temp_dir("blunder");
+    let moves: Vec<String> = ["b2", "e5", "a1"].iter().map(|m| m.to_string()).collect();
+    let text = record(GameId::Sight, &moves, GameResult::Draw, "");
+    let file = write(&dir, "g.pgn", &text);
+    let (status, out, err) = run_ludus(&["analyse", &file, "--depth", "4"]);
+    assert_eq!(status, 0, "{out}{err}");
+    // The book knows that b2 wins (as d4 does: no loss) and that Black is lost after it
+    // whatever it plays (no mark for e5); after e5 White's win is e1, not a1.
+    assert!(
+        out.contains("1. b2 {+M12, best d4 +M13} e5 {-M12, best a1 -M12}\n"),
+        "{out}"
+    );
+    let third = out.split("2. ").nth(1).unwrap_or("");
+    assert!(third.starts_with("a1?? {"), "{out}");
+    assert!(third.contains(", blunder}"), "{out}");
+    assert!(
+        out.contains("[ReviewP1 \"0 inaccuracies, 0 mistakes, 1 blunder; average loss "),
+        "{out}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_malformed_record_is_refused_before_any_search() {
+    let dir = temp_dir("bad");
+    let good: Vec<String> = ["c3", "b2"].iter().map(|m| m.to_string()).collect();
+    let text = record(GameId::Sight, &good, GameResult::Draw, "");
+    let cases = [
+        (
+            text.replace("c3 {", "c3 c3 {"),
+            "move 2 'c3' is not legal: c3 is occupied",
+        ),
+        (text.replace("b2 {", "zz {"), "move 2 'zz' is not legal"),
+        (
+            text.replace("[Variant \"sight\"]", "[Variant \"chess\"]"),
+            "unknown Variant \"chess\"",
+        ),
+        (
+            text.replace(
+                "[PlyCount \"2\"]",
+                "[PlyCount \"2\"]\n[Rules \"Sight_BoardSize=99\"]",
+            ),
+            "Rules: ",
+        ),
+        (
+            text.replace("1/2-1/2\n\n", "{1/2-1/2\n\n"),
+            "a comment is not closed",
+        ),
+        (
+            text.replace("[Result \"1/2-1/2\"]", "[Result \"*\"]")
+                .replace("1/2-1/2\n\n", "*\n\n"),
+            "a game still in progress",
+        ),
+    ];
+    for (i, (bad, expected)) in cases.iter().enumerate() {
+        let file = write(&dir, &format!("bad{i}.pgn"), bad);
+        let (status, out, err) = run_ludus(&["analyse", &file, "--depth", "2"]);
+        assert_eq!(status, 2, "case {i}: {out}{err}");
+        assert!(out.is_empty(), "case {i}: nothing analysed: {out}");
+        assert!(err.starts_with("error: "), "case {i}: {err}");
+        assert!(err.contains(expected), "case {i}: {expected}: {err}");
+    }
+    let (status, _, err) = run_ludus(&["analyse", "/nonexistent/game.pgn"]);
+    assert_eq!(status, 2);
+    assert!(err.contains("no such file"), "{err}");
+    let file = write(&dir, "good.pgn", &text);
+    let (status, _, err) = run_ludus(&["analyse", &file, "--number", "5"]);
+    assert_eq!(status, 2);
+    assert!(err.contains("no game numbered 5"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
