@@ -337,3 +337,30 @@ fn every_refused_command_line_exits_with_status_two() {
     assert_eq!(help.code(), Some(0));
     assert!(help.stdout.contains(ludus::exit_status::TABLE), "{help:?}");
 }
+
+/// Issue 31.9: a command refused after its script started (the search's limit, a bad option
+/// value, a bad perft position) exits 2 and prints nothing on stdout.
+#[test]
+fn refused_one_shot_commands_print_nothing_on_stdout() {
+    for args in [
+        &["go", "--depth", "0"][..],
+        &["go", "--nodes", "0"],
+        &["go", "--depth", "2", "--option", "Hash=0"],
+        &[
+            "go",
+            "--game",
+            "isaac",
+            "--depth",
+            "1",
+            "--option",
+            "Isaac_Collision=maybe",
+        ],
+        &["perft", "--depth", "2", "--fen", "5:x5 w"],
+        &["bench", "--option", "Eval=nonsense"],
+    ] {
+        let out = run(args, TIMEOUT);
+        assert_eq!(out.code(), Some(2), "{args:?}: {out:?}");
+        assert_eq!(out.stdout, "", "{args:?}");
+        assert!(out.stderr.contains("error"), "{args:?}: {out:?}");
+    }
+}

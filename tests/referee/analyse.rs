@@ -221,3 +221,25 @@ fn a_malformed_record_is_refused_before_any_search() {
     assert!(err.contains("no game numbered 5"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Issue 31.5: a record written with CRLF line ends (on another system) is analysed with all
+/// its moves, exactly as the same record with LF line ends.
+#[test]
+fn a_record_with_crlf_line_ends_is_analysed_with_all_its_moves() {
+    let dir = temp_dir("crlf");
+    let (moves, _) = random_moves(GameId::Sight, 8, 11);
+    let text = record(GameId::Sight, &moves, GameResult::Draw, "stopped");
+    let lf = write(&dir, "lf.pgn", &text);
+    let crlf = write(&dir, "crlf.pgn", &text.replace('\n', "\r\n"));
+    let (status, lf_out, err) = run_ludus(&["analyse", &lf, "--depth", "2"]);
+    assert_eq!(status, 0, "{lf_out}{err}");
+    let (status, crlf_out, err) = run_ludus(&["analyse", &crlf, "--depth", "2"]);
+    assert_eq!(status, 0, "{crlf_out}{err}");
+    assert!(
+        err.contains(&format!("{} positions searched", moves.len() + 1)),
+        "{err}"
+    );
+    assert_eq!(best_answers(&crlf_out).len(), moves.len(), "{crlf_out}");
+    assert_eq!(best_answers(&crlf_out), best_answers(&lf_out));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -419,3 +419,62 @@ fn a_damaged_or_foreign_eval_file_is_refused_and_the_engine_keeps_its_net() {
     assert_eq!(Some(&finals[2]), final_evaluations(&hand_out).first());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Issue 31.1: a FIFO, a device or the engine's own stdin as `EvalFile` is refused within a
+/// second with `bad-option-value`, and the engine goes on answering (a FIFO blocked it for
+/// good, `/dev/zero` grew it by gigabytes); `ludus datagen --eval-file` refuses them too.
+#[test]
+fn eval_files_that_are_not_regular_files_are_refused_at_once() {
+    use crate::common::process::{Engine, run};
+    use std::time::Duration;
+    let fifo = std::env::temp_dir().join(format!("ludus-net-fifo-{}", std::process::id()));
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let fifo_text = fifo.display().to_string();
+    let mut engine = Engine::spawn();
+    engine.send("setoption name UCI_Variant value tactigon");
+    engine.assert_ready();
+    for path in [
+        fifo_text.as_str(),
+        "/dev/zero",
+        "/dev/urandom",
+        "/dev/stdin",
+        "/tmp",
+    ] {
+        engine.send(&format!("setoption name EvalFile value {path}"));
+        let line = engine.read_line_within(Duration::from_secs(1), "the EvalFile refusal");
+        assert!(
+            line.starts_with(&format!(
+                "info string error bad-option-value EvalFile {path}: "
+            )),
+            "{line}"
+        );
+        assert!(line.contains("not a regular file"), "{line}");
+        engine.assert_ready();
+    }
+    engine.send("position startpos");
+    engine.send("eval");
+    let eval = engine.read_until(|l| l.starts_with("Final"));
+    assert!(eval.iter().any(|l| l.starts_with("Net")), "{eval:?}");
+    engine.quit(Duration::from_secs(10));
+    let out = run(
+        &[
+            "datagen",
+            "--game",
+            "tactigon",
+            "--games",
+            "1",
+            "--eval-file",
+            &fifo_text,
+            "--out",
+            "/nonexistent/never-written.bin",
+        ],
+        Duration::from_secs(30),
+    );
+    assert_eq!(out.code(), Some(2), "{out:?}");
+    assert!(out.stderr.contains("not a regular file"), "{out:?}");
+    std::fs::remove_file(&fifo).ok();
+}
