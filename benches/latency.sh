@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Latency of `readyok` and of `stop` -> `bestmove` over random interleavings of go / stop /
+# Latency of `readyok`, of `stop` -> `bestmove` and of `stop` -> the end of a perft over
+# random interleavings of go / perft / stop /
 # isready / setoption / position in all three games (the checker of
 # tests/protocol/protocol_interleavings.rs: one legal bestmove per go, inside searchmoves, one
 # readyok per isready, no hang), with random options (MultiPV up to 256, Threads at the machine's

@@ -1,16 +1,19 @@
-//! The interleaving checker: random sequences of `setoption`, `position`, `go`, `stop`,
-//! `isready` and a second `go`, sent to a `ludus` process as a GUI or a fuzzer would, with the
+//! The interleaving checker: random sequences of `setoption`, `position`, `go`, `perft`,
+//! `stop`, `isready` and a second `go`, sent to a `ludus` process as a GUI or a fuzzer would, with the
 //! engine's answers checked as they arrive:
 //!
 //! - exactly one `bestmove` per `go`, in order, legal in the `go`'s position and inside its
 //!   `searchmoves`; `bestmove (none)` only where there is no legal move;
 //! - one `readyok` per `isready`;
+//! - one `Nodes searched: N` or `info string perft stopped after N nodes` per `perft`, after
+//!   its `move: count` lines;
 //! - no `info string error` (every command sent is valid);
 //! - no answer later than [`HANG`] (the engine never hangs).
 //!
 //! It measures, with the arrival time of every line taken by a reader thread, the latency of
-//! `readyok` after `isready` and of `bestmove` after whatever ended the search (`stop`, or a
-//! `go` or `setoption` that stops the search under way). Options are drawn at random
+//! `readyok` after `isready`, of `bestmove` after whatever ended the search (`stop`, or a
+//! `go` or `setoption` that stops the search under way), and of a perft's last line after the
+//! `stop` that ended it. Options are drawn at random
 //! (`MultiPV` and `Threads` often at their maxima), so are the positions (random games from
 //! the start) and the limits.
 
@@ -37,6 +40,10 @@ pub struct Stats {
     pub readyok: Vec<Duration>,
     /// What ended a search (`stop`, `go`, `setoption`) → its `bestmove`.
     pub stop: Vec<Duration>,
+    /// `perft` commands sent.
+    pub perfts: usize,
+    /// `stop` → the last line of the perft it ended.
+    pub perft_stop: Vec<Duration>,
 }
 
 impl Stats {
@@ -46,6 +53,8 @@ impl Stats {
         self.gos += other.gos;
         self.readyok.extend(other.readyok);
         self.stop.extend(other.stop);
+        self.perfts += other.perfts;
+        self.perft_stop.extend(other.perft_stop);
     }
 
     /// `name: n, median, p99, max` of one latency list, in milliseconds.
@@ -79,12 +88,19 @@ struct PendingGo {
     ended_at: Option<Instant>,
 }
 
+/// A `perft` whose last line has not arrived yet.
+struct PendingPerft {
+    /// When `stop` was sent to it, if it was.
+    stopped_at: Option<Instant>,
+}
+
 /// The engine under test, with timestamped output.
 struct Driver {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<(Instant, String)>,
     pending: VecDeque<PendingGo>,
+    perft: Option<PendingPerft>,
     readies: VecDeque<Instant>,
     stats: Stats,
     log: Vec<String>,
@@ -114,6 +130,7 @@ impl Driver {
             stdin,
             lines,
             pending: VecDeque::new(),
+            perft: None,
             readies: VecDeque::new(),
             stats: Stats::default(),
             log: Vec::new(),
@@ -163,7 +180,18 @@ impl Driver {
         if !line.starts_with("info ") {
             self.log.push(format!("< {line}"));
         }
-        if line == "readyok" {
+        if line.starts_with("Nodes searched: ")
+            || line.starts_with("info string perft stopped after ")
+        {
+            let Some(perft) = self.perft.take() else {
+                self.fail("a perft's last line without perft");
+            };
+            if let Some(stopped) = perft.stopped_at.filter(|&s| s <= at) {
+                self.stats.perft_stop.push(at - stopped);
+            }
+        } else if self.perft.is_some() && !line.starts_with("info ") && line.contains(": ") {
+            // A `move: count` line of the perft under way.
+        } else if line == "readyok" {
             match self.readies.pop_front() {
                 Some(sent) => self.stats.readyok.push(at - sent),
                 None => self.fail("readyok without isready"),
@@ -191,9 +219,10 @@ impl Driver {
         }
     }
 
-    /// Reads until every `go` has its `bestmove` and every `isready` its `readyok`.
+    /// Reads until every `go` has its `bestmove`, every `isready` its `readyok` and the
+    /// `perft` its last line.
     fn settle(&mut self) {
-        while !self.pending.is_empty() || !self.readies.is_empty() {
+        while !self.pending.is_empty() || !self.readies.is_empty() || self.perft.is_some() {
             self.read_one();
         }
     }
@@ -332,6 +361,23 @@ pub fn run(binary: &str, game: &str, seed: u64, sequences: usize, max_threads: u
             moves.push(legal[rng.random_range(0..legal.len())].clone());
             d.send(&format!("position startpos moves {}", moves.join(" ")));
             legal = d.legal_moves();
+        }
+        if rng.random_bool(0.2) {
+            // A perft, deep enough to be stopped in every game, then stopped.
+            d.send(&format!("perft {}", rng.random_range(3..8)));
+            d.stats.perfts += 1;
+            d.perft = Some(PendingPerft { stopped_at: None });
+            if rng.random_bool(0.5) {
+                d.isready();
+            }
+            std::thread::sleep(Duration::from_millis(rng.random_range(0..30)));
+            d.poll();
+            let at = d.send("stop");
+            if let Some(perft) = d.perft.as_mut() {
+                perft.stopped_at = Some(at);
+            }
+            d.isready();
+            d.settle();
         }
         let gos = rng.random_range(1..=3);
         for _ in 0..gos {
