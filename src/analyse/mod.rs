@@ -22,11 +22,11 @@ use judge::Verdict;
 use review::{review_moves, search_fresh};
 
 use crate::client::{Answer, EngineProcess};
-use crate::exit_status;
 use crate::game::dynamic::{MoveError, RuleSet};
 use crate::game::{GameId, Outcome};
 use crate::record::Opening;
 use crate::record::{RecordedGame, escape_tag, read_records, wrap};
+use crate::runs::{self, RunError};
 
 /// The settings of `ludus analyse`.
 #[derive(Clone, Debug)]
@@ -55,37 +55,30 @@ struct Game<'a> {
     outcome: Option<Outcome>,
 }
 
-/// An error and the exit status it gives.
-type Failure = (i32, String);
-
 /// Runs `ludus analyse`: writes the annotated games to `out`, progress to standard error.
 pub fn run(args: &AnalyseArgs, out: &mut dyn Write) -> i32 {
-    match analyse(args, out) {
-        Ok(()) => exit_status::SUCCESS,
-        Err((status, message)) => {
-            eprintln!("error: {message}");
-            status
-        }
-    }
+    runs::report(analyse(args, out))
 }
 
-fn analyse(args: &AnalyseArgs, out: &mut dyn Write) -> Result<(), Failure> {
-    let refused = |e: String| (exit_status::USAGE, e);
+fn analyse(args: &AnalyseArgs, out: &mut dyn Write) -> Result<(), RunError> {
     let path = &args.file;
     if !path.is_file() {
-        return Err(refused(format!("{}: no such file", path.display())));
+        return Err(RunError::Refused(format!(
+            "{}: no such file",
+            path.display()
+        )));
     }
     let recovered = read_records(path).map_err(|e| {
         if e.contains("bad Result tag \"*\"") {
-            refused(format!(
+            RunError::Refused(format!(
                 "{e}: a game still in progress (exported before its end) is not reviewed; export it when it has ended"
             ))
         } else {
-            refused(e)
+            RunError::Refused(e)
         }
     })?;
     if recovered.games.is_empty() {
-        return Err(refused(format!(
+        return Err(RunError::Refused(format!(
             "{}: no complete game in it (a game is its tags, a blank line, the moves and a blank line)",
             path.display()
         )));
@@ -96,7 +89,7 @@ fn analyse(args: &AnalyseArgs, out: &mut dyn Write) -> Result<(), Failure> {
         .filter(|g| args.game_number.is_none_or(|n| g.summary.number == n))
         .collect();
     if chosen.is_empty() {
-        return Err(refused(format!(
+        return Err(RunError::Refused(format!(
             "{}: no game numbered {}",
             path.display(),
             args.game_number.unwrap_or_default()
@@ -107,13 +100,11 @@ fn analyse(args: &AnalyseArgs, out: &mut dyn Write) -> Result<(), Failure> {
         .into_iter()
         .map(|g| prepare(g, path))
         .collect::<Result<Vec<_>, _>>()
-        .map_err(refused)?;
+        .map_err(RunError::Refused)?;
     for game in &games {
-        let answers = search_positions(game, args).map_err(|e| (exit_status::FAILURE, e))?;
+        let answers = search_positions(game, args).map_err(RunError::Failed)?;
         let text = annotate(game, &answers, &args.limit);
-        out.write_all(text.as_bytes())
-            .and_then(|()| out.flush())
-            .map_err(|e| (exit_status::FAILURE, format!("cannot write: {e}")))?;
+        runs::write_text(out, &text, "cannot write")?;
     }
     Ok(())
 }

@@ -22,12 +22,11 @@ use clap::{Args, Subcommand};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
-use crate::exit_status;
 use crate::game::dynamic::RuleSet;
 use crate::game::{Evaluate, GameId, GameVisitor, OptionValues, Outcome, Player};
 use crate::net::file::fnv1a;
 use crate::net::{GameNet, Net, embedded};
-use crate::runs::Shard;
+use crate::runs::{self, RunError, Shard, write_line};
 use crate::search::{Limits, Score, SearchParams, SearchTables, search};
 use format::{GameData, GameResult, Recorded, Sample};
 
@@ -104,10 +103,10 @@ pub struct DatagenArgs {
 
 /// The net the run searches with (`None`: the hand-written evaluation), checked against the
 /// game, and its part of the run's identity.
-fn run_net(args: &DatagenArgs, game: GameId) -> Result<(Option<Arc<Net>>, String), Failure> {
+fn run_net(args: &DatagenArgs, game: GameId) -> Result<(Option<Arc<Net>>, String), RunError> {
     if args.eval == "hand" {
         if args.eval_file.is_some() {
-            return Err(refused("--eval-file needs --eval net".into()));
+            return Err(RunError::refused("--eval-file needs --eval net"));
         }
         return Ok((None, String::new()));
     }
@@ -125,7 +124,7 @@ fn run_net(args: &DatagenArgs, game: GameId) -> Result<(Option<Arc<Net>>, String
     }
     let net = game
         .visit(Pick(args.eval_file.as_deref()))
-        .map_err(refused)?;
+        .map_err(RunError::Refused)?;
     let tag = net.as_ref().map_or(String::new(), |n| {
         format!(" eval=net-{:016x}", fnv1a(&n.to_bytes()))
     });
@@ -146,29 +145,7 @@ pub fn run(command: DatagenCommand, game: GameId, out: &mut dyn Write) -> i32 {
         Some(DatagenSub::Dump { file }) => dump(&file, out),
         None => generate(&command.args, game, out),
     };
-    match outcome {
-        Ok(()) => exit_status::SUCCESS,
-        Err((status, message)) => {
-            eprintln!("error: {message}");
-            status
-        }
-    }
-}
-
-type Failure = (i32, String);
-
-fn refused(message: String) -> Failure {
-    (exit_status::USAGE, message)
-}
-
-fn failed(message: String) -> Failure {
-    (exit_status::FAILURE, message)
-}
-
-fn say(out: &mut dyn Write, line: &str) -> Result<(), Failure> {
-    writeln!(out, "{line}")
-        .and_then(|()| out.flush())
-        .map_err(|e| failed(format!("cannot write: {e}")))
+    runs::report(outcome)
 }
 
 /// The run's identity: what must agree for a resume or a merge.
@@ -195,12 +172,12 @@ fn identity(args: &DatagenArgs, game: GameId) -> String {
     )
 }
 
-fn generate(args: &DatagenArgs, game: GameId, out: &mut dyn Write) -> Result<(), Failure> {
+fn generate(args: &DatagenArgs, game: GameId, out: &mut dyn Write) -> Result<(), RunError> {
     let path = args
         .out
         .as_ref()
-        .ok_or_else(|| refused("datagen needs --out FILE".into()))?;
-    let rules = RuleSet::new(game, &args.options).map_err(refused)?;
+        .ok_or_else(|| RunError::refused("datagen needs --out FILE"))?;
+    let rules = RuleSet::new(game, &args.options).map_err(RunError::Refused)?;
     let (net, eval_tag) = run_net(args, game)?;
     let identity = identity(args, game) + &eval_tag;
     let shard = args.shard.unwrap_or(Shard { index: 1, count: 1 });
@@ -209,7 +186,7 @@ fn generate(args: &DatagenArgs, game: GameId, out: &mut dyn Write) -> Result<(),
         .filter(|&i| shard.contains(u64::from(i)))
         .collect();
     let todo: Vec<u32> = mine.iter().copied().filter(|i| !done.contains(i)).collect();
-    say(
+    write_line(
         out,
         &format!(
             "datagen {identity}, shard {shard}: {} games, {} already in {}, {} to play",
@@ -228,8 +205,8 @@ fn generate(args: &DatagenArgs, game: GameId, out: &mut dyn Write) -> Result<(),
         net: Option<Arc<Net>>,
     }
     impl GameVisitor for Play<'_> {
-        type Output = Result<(), Failure>;
-        fn visit<G: Evaluate>(self) -> Result<(), Failure> {
+        type Output = Result<(), RunError>;
+        fn visit<G: Evaluate>(self) -> Result<(), RunError> {
             // `run_net` checked the net against this game.
             let run = Run {
                 args: self.args,
@@ -254,14 +231,14 @@ fn generate(args: &DatagenArgs, game: GameId, out: &mut dyn Write) -> Result<(),
 fn open_output(
     path: &Path,
     identity: &str,
-) -> Result<(std::fs::File, std::collections::HashSet<u32>), Failure> {
-    let shown = |e: std::io::Error| failed(format!("{}: {e}", path.display()));
+) -> Result<(std::fs::File, std::collections::HashSet<u32>), RunError> {
+    let shown = |e: std::io::Error| RunError::Failed(format!("{}: {e}", path.display()));
     let done = match std::fs::read(path) {
         Ok(bytes) if !bytes.is_empty() => {
-            let data =
-                format::decode(&bytes).map_err(|e| refused(format!("{}: {e}", path.display())))?;
+            let data = format::decode(&bytes)
+                .map_err(|e| RunError::Refused(format!("{}: {e}", path.display())))?;
             if data.identity != identity {
-                return Err(refused(format!(
+                return Err(RunError::Refused(format!(
                     "{} holds another run ({}); this one is {identity}",
                     path.display(),
                     data.identity
@@ -307,11 +284,11 @@ fn play_games<G: Evaluate>(
     todo: &[u32],
     file: &mut std::fs::File,
     out: &mut dyn Write,
-) -> Result<(), Failure> {
+) -> Result<(), RunError> {
     let (args, values) = (run.args, run.values);
     let settings = G::settings(values);
     let mut tables = SearchTables::<G::Move>::new(args.hash.max(1), G::HISTORY_SIZE)
-        .map_err(|_| refused(format!("cannot allocate a {} MiB table", args.hash)))?;
+        .map_err(|_| RunError::Refused(format!("cannot allocate a {} MiB table", args.hash)))?;
     let started = Instant::now();
     let mut last_report = Instant::now();
     let (mut games, mut positions) = (0u64, 0u64);
@@ -319,14 +296,14 @@ fn play_games<G: Evaluate>(
         let data = play_one::<G>(run, &settings, index, &mut tables);
         positions += data.samples.len() as u64;
         games += 1;
-        let record = format::encode(&data).map_err(failed)?;
+        let record = format::encode(&data).map_err(RunError::Failed)?;
         file.write_all(&record)
             .and_then(|()| file.flush())
-            .map_err(|e| failed(format!("cannot write the data file: {e}")))?;
+            .map_err(|e| RunError::Failed(format!("cannot write the data file: {e}")))?;
         if last_report.elapsed().as_secs() >= args.progress {
             last_report = Instant::now();
             let secs = started.elapsed().as_secs_f64().max(0.001);
-            say(
+            write_line(
                 out,
                 &format!(
                     "  … {games} of {} games, {positions} positions, {:.0} positions/s, {:.0} s",
@@ -337,7 +314,7 @@ fn play_games<G: Evaluate>(
             )?;
         }
     }
-    say(
+    write_line(
         out,
         &format!(
             "{games} games, {positions} positions written in {:.1} s",
@@ -429,19 +406,20 @@ fn play_one<G: Evaluate>(
     }
 }
 
-fn read(path: &Path) -> Result<format::DataFile, Failure> {
-    let bytes = std::fs::read(path).map_err(|e| refused(format!("{}: {e}", path.display())))?;
-    format::decode(&bytes).map_err(|e| refused(format!("{}: {e}", path.display())))
+fn read(path: &Path) -> Result<format::DataFile, RunError> {
+    let bytes =
+        std::fs::read(path).map_err(|e| RunError::Refused(format!("{}: {e}", path.display())))?;
+    format::decode(&bytes).map_err(|e| RunError::Refused(format!("{}: {e}", path.display())))
 }
 
-fn merge(path: &Path, files: &[PathBuf], out: &mut dyn Write) -> Result<(), Failure> {
+fn merge(path: &Path, files: &[PathBuf], out: &mut dyn Write) -> Result<(), RunError> {
     let mut identity: Option<String> = None;
     let mut games: Vec<GameData> = Vec::new();
     for file in files {
         let data = read(file)?;
         match &identity {
             Some(id) if *id != data.identity => {
-                return Err(refused(format!(
+                return Err(RunError::Refused(format!(
                     "{} is of another run ({}) than {} ({id})",
                     file.display(),
                     data.identity,
@@ -454,21 +432,24 @@ fn merge(path: &Path, files: &[PathBuf], out: &mut dyn Write) -> Result<(), Fail
     }
     games.sort_by_key(|g| g.index);
     if let Some(pair) = games.windows(2).find(|w| w[0].index == w[1].index) {
-        return Err(refused(format!("game {} is in two files", pair[0].index)));
+        return Err(RunError::Refused(format!(
+            "game {} is in two files",
+            pair[0].index
+        )));
     }
     let mut bytes = Vec::new();
     format::write_header(&mut bytes, identity.as_deref().unwrap_or_default())
-        .map_err(|e| failed(e.to_string()))?;
+        .map_err(|e| RunError::Failed(e.to_string()))?;
     let mut positions = 0;
     for g in &games {
         positions += g.samples.len();
-        bytes.extend(format::encode(g).map_err(failed)?);
+        bytes.extend(format::encode(g).map_err(RunError::Failed)?);
     }
     let partial = path.with_extension("partial");
     std::fs::write(&partial, &bytes)
         .and_then(|()| std::fs::rename(&partial, path))
-        .map_err(|e| failed(format!("{}: {e}", path.display())))?;
-    say(
+        .map_err(|e| RunError::Failed(format!("{}: {e}", path.display())))?;
+    write_line(
         out,
         &format!(
             "{}: {} games, {positions} positions from {} files",
@@ -479,18 +460,18 @@ fn merge(path: &Path, files: &[PathBuf], out: &mut dyn Write) -> Result<(), Fail
     )
 }
 
-fn dump(path: &Path, out: &mut dyn Write) -> Result<(), Failure> {
+fn dump(path: &Path, out: &mut dyn Write) -> Result<(), RunError> {
     let data = read(path)?;
-    say(out, &format!("# {}", data.identity))?;
+    write_line(out, &format!("# {}", data.identity))?;
     for g in &data.games {
-        say(out, &format!("game {} {}", g.index, g.result.token()))?;
+        write_line(out, &format!("game {} {}", g.index, g.result.token()))?;
         for s in &g.samples {
             let score = match s.score {
                 Recorded::Score(v) => format!("{v:+}"),
                 Recorded::Mate(n) if n > 0 => format!("+M{n}"),
                 Recorded::Mate(n) => format!("-M{}", -n),
             };
-            say(out, &format!("{score}\t{}", s.fen))?;
+            write_line(out, &format!("{score}\t{}", s.fen))?;
         }
     }
     Ok(())

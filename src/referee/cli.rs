@@ -18,7 +18,7 @@ use crate::referee::results::{read_results, write_results};
 use crate::referee::runner::run_match;
 use crate::referee::schedule::Tournament;
 use crate::referee::stats::Sprt;
-use crate::runs::Shard;
+use crate::runs::{self, RunError, Shard};
 
 /// `ludus match`: play engines against each other, or merge results.
 #[derive(Args, Debug)]
@@ -243,29 +243,21 @@ impl MatchArgs {
     }
 }
 
-/// Runs `ludus match …`, writing the final table to `out` (progress and errors go to stderr);
-/// returns the process exit status (0 done, 2 bad arguments or files).
+/// Runs `ludus match …`, writing the final table to `out` (progress and errors go to stderr,
+/// as `ludus match: MESSAGE`); returns the process exit status: 0 done, 2 bad arguments or
+/// files (and any error of the match itself, as always), 1 a table that cannot be printed.
 pub fn run(command: MatchCommand, game: GameId, out: &mut dyn std::io::Write) -> i32 {
-    let outcome = match command.merge {
+    let table = match command.merge {
         Some(MergeCommand::Merge { files, results }) => merge_files(&files, results.as_deref()),
         None => command
             .args
             .config(game)
             .and_then(|config| run_match(&config).map(|o| o.table)),
     };
-    match outcome {
-        Ok(table) => match out.write_all(table.as_bytes()).and_then(|()| out.flush()) {
-            Ok(()) => 0,
-            Err(e) => {
-                eprintln!("ludus match: cannot print the table: {e}");
-                1
-            }
-        },
-        Err(e) => {
-            eprintln!("ludus match: {e}");
-            2
-        }
-    }
+    let outcome = table
+        .map_err(RunError::Refused)
+        .and_then(|table| runs::write_text(out, &table, "cannot print the table"));
+    runs::report_as("ludus match", outcome)
 }
 
 /// `ludus match merge`: the merged table, and the merged results file if asked.

@@ -14,14 +14,14 @@ use super::board::{Board, Lines};
 use super::certificate::Certificate;
 use super::check::Checker;
 use super::check_record::{self, CheckRecord};
-use super::cli::{Failure, proven_of, read_complete, write_out};
 use super::frontier::frontier;
 use super::prover::Prover;
 use super::results::SolveId;
+use super::setup::{proven_of, read_complete, write_out};
 use super::strategy::{self, Strategy, build_strategy};
 use super::symmetry::Symmetries;
 use super::table::ProofTable;
-use crate::runs::Shard;
+use crate::runs::{RunError, Shard};
 
 /// The strategy file a solve appends to (`ludus solve --strategy`).
 pub struct Walks {
@@ -65,7 +65,7 @@ impl Walks {
         syms: &Symmetries,
         table: &mut ProofTable,
         out: &mut dyn Write,
-    ) -> Result<(), Failure> {
+    ) -> Result<(), RunError> {
         let key = syms.canonical(b).key;
         if self.done.contains(&key) {
             return Ok(());
@@ -80,7 +80,7 @@ impl Walks {
             &mut prover,
             &mut |_, _| {},
         )
-        .map_err(Failure::Failed)?;
+        .map_err(RunError::Failed)?;
         let mut text = String::new();
         for (&k, &entry) in &walked {
             text.push_str(&strategy::format_line(lines.n, self.strict, k, entry));
@@ -90,7 +90,7 @@ impl Walks {
         self.file
             .write_all(text.as_bytes())
             .and_then(|_| self.file.flush())
-            .map_err(|e| Failure::Failed(format!("{}: {e}", self.path.display())))?;
+            .map_err(|e| RunError::Failed(format!("{}: {e}", self.path.display())))?;
         self.done.insert(key);
         write_out(
             out,
@@ -113,7 +113,7 @@ pub fn certify(
     path: &Path,
     hash: usize,
     out: &mut dyn Write,
-) -> Result<(), Failure> {
+) -> Result<(), RunError> {
     let (setup, known) = read_complete(files)?;
     let results = proven_of(&known);
     let top = setup.top(&results);
@@ -123,7 +123,7 @@ pub fn certify(
     let mut walked = HashSet::new();
     for file in strategies {
         let (s, done) =
-            strategy::read(file, &setup.id, leaf_empties, syms).map_err(Failure::Refused)?;
+            strategy::read(file, &setup.id, leaf_empties, syms).map_err(RunError::Refused)?;
         strategy.extend(s);
         walked.extend(done);
     }
@@ -137,7 +137,7 @@ pub fn certify(
         for (key, b) in frontier(&setup.root, depth, lines, syms) {
             let p = top
                 .value(&b, depth)
-                .ok_or_else(|| Failure::Failed("a frontier position has no result".into()))?;
+                .ok_or_else(|| RunError::failed("a frontier position has no result"))?;
             claims.push((b.to_fen(n), p.win));
             if depth == setup.id.frontier {
                 if !walked.contains(&key) {
@@ -166,7 +166,7 @@ pub fn certify(
     let mut nodes = 0;
     if !unwalked.is_empty() {
         let mut table = ProofTable::new(hash)
-            .ok_or_else(|| Failure::Failed(format!("cannot allocate a {hash} MiB table")))?;
+            .ok_or_else(|| RunError::Failed(format!("cannot allocate a {hash} MiB table")))?;
         let mut prover = Prover::new(lines, syms, &mut table);
         let mut progress = |done: usize, entries: usize| {
             let _ = writeln!(
@@ -185,7 +185,7 @@ pub fn certify(
             &mut prover,
             &mut progress,
         )
-        .map_err(Failure::Failed)?;
+        .map_err(RunError::Failed)?;
         strategy.extend(more);
         nodes = prover.nodes;
     }
@@ -205,7 +205,7 @@ pub fn certify(
     });
     written
         .and_then(|_| std::fs::rename(&partial, path))
-        .map_err(|e| Failure::Failed(format!("{}: {e}", path.display())))?;
+        .map_err(|e| RunError::Failed(format!("{}: {e}", path.display())))?;
     let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
     write_out(
         out,
@@ -231,8 +231,8 @@ pub struct CheckPlan {
 }
 
 /// Checks the certificate at `path` and prints what it verified.
-pub fn check(path: &Path, plan: &CheckPlan, out: &mut dyn Write) -> Result<(), Failure> {
-    let shown = |e: String| Failure::Refused(format!("{}: {e}", path.display()));
+pub fn check(path: &Path, plan: &CheckPlan, out: &mut dyn Write) -> Result<(), RunError> {
+    let shown = |e: String| RunError::Refused(format!("{}: {e}", path.display()));
     let bytes = std::fs::read(path).map_err(|e| shown(e.to_string()))?;
     let cert = Certificate::read(&mut BufReader::new(bytes.as_slice())).map_err(shown)?;
     let mut checker =
@@ -240,7 +240,7 @@ pub fn check(path: &Path, plan: &CheckPlan, out: &mut dyn Write) -> Result<(), F
     let mut record = match &plan.record {
         Some(file) => Some(
             CheckRecord::open(file, &cert, check_record::digest(&bytes))
-                .map_err(Failure::Refused)?,
+                .map_err(RunError::Refused)?,
         ),
         None => None,
     };
@@ -250,7 +250,7 @@ pub fn check(path: &Path, plan: &CheckPlan, out: &mut dyn Write) -> Result<(), F
     // What the record holds stands: another claim's walk stops at it (a root claim checked
     // in one shard needs the frontier claims the others verified).
     for &i in &earlier {
-        checker.assume_verified(i).map_err(Failure::Refused)?;
+        checker.assume_verified(i).map_err(RunError::Refused)?;
     }
     let started = Instant::now();
     let mut chosen: Vec<usize> = (0..cert.claims.len())
@@ -276,13 +276,13 @@ pub fn check(path: &Path, plan: &CheckPlan, out: &mut dyn Write) -> Result<(), F
     let total = chosen.len();
     for (done, i) in chosen.into_iter().enumerate() {
         checker.check_claim(i).map_err(|e| {
-            Failure::Failed(format!(
+            RunError::Failed(format!(
                 "{}: the certificate does not hold: {e}",
                 path.display()
             ))
         })?;
         if let Some(record) = &mut record {
-            record.add(&cert, i).map_err(Failure::Refused)?;
+            record.add(&cert, i).map_err(RunError::Refused)?;
         }
         let s = checker.stats;
         write_out(

@@ -5,22 +5,20 @@
 
 use std::collections::HashMap;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 
-use super::board::{Board, Lines};
+use super::board::Board;
 use super::certify;
-use super::frontier::{Top, frontier};
+use super::frontier::frontier;
 use super::prover::{Progress, Prover};
-use super::results::{self, Line, SolveId, format_line, move_name};
-use super::symmetry::Symmetries;
-use super::table::{ProofTable, Proven};
-use crate::exit_status;
-use crate::game::sight::{Sight, SightSettings};
-use crate::game::{Game, GameId};
-use crate::runs::Shard;
+use super::results::{self, Line, format_line, move_name};
+use super::setup::{Setup, proven_of, read_complete, write_out};
+use super::table::ProofTable;
+use crate::game::GameId;
+use crate::runs::{self, RunError, Shard};
 
 /// `ludus solve`: prove a Sight position, or merge the results of shards.
 #[derive(Args, Debug)]
@@ -126,8 +124,9 @@ pub struct SolveArgs {
 /// Runs `ludus solve` and returns the exit status; everything it prints goes to `out`.
 pub fn run(command: SolveCommand, game: Option<GameId>, out: &mut dyn Write) -> i32 {
     if game.is_some_and(|g| g != GameId::Sight) {
-        eprintln!("error: ludus solve solves Sight only (drop --game or say --game sight)");
-        return exit_status::USAGE;
+        return runs::report(Err(RunError::refused(
+            "ludus solve solves Sight only (drop --game or say --game sight)",
+        )));
     }
     let outcome = match command.sub {
         Some(SolveSub::Merge { files }) => merge(&files, out),
@@ -154,107 +153,17 @@ pub fn run(command: SolveCommand, game: Option<GameId>, out: &mut dyn Write) -> 
         }
         None => solve(&command.args, out),
     };
-    match outcome {
-        Ok(()) => exit_status::SUCCESS,
-        Err(Failure::Refused(e)) => {
-            eprintln!("error: {e}");
-            exit_status::USAGE
-        }
-        Err(Failure::Failed(e)) => {
-            eprintln!("error: {e}");
-            exit_status::FAILURE
-        }
-    }
+    runs::report(outcome)
 }
 
-pub(super) enum Failure {
-    /// The command line, a file or a position was refused before any proof.
-    Refused(String),
-    /// Work started and could not go on (memory, a file that cannot be written).
-    Failed(String),
-}
-
-/// The board, its symmetries and the root of one solve.
-pub(super) struct Setup {
-    pub id: SolveId,
-    pub lines: Lines,
-    pub syms: Symmetries,
-    pub root: Board,
-}
-
-impl Setup {
-    pub fn new(
-        size: usize,
-        strict: bool,
-        fen: Option<&str>,
-        frontier: u32,
-    ) -> Result<Setup, String> {
-        let lines = Lines::new(size)
-            .ok_or_else(|| format!("the solver takes boards of side 2–5, not {size}"))?;
-        let settings = SightSettings {
-            size,
-            strict_tallest: strict,
-        };
-        let pos = match fen {
-            Some(fen) => Sight::from_fen(fen, &settings).map_err(|e| format!("--fen: {e}"))?,
-            None => Sight::start(&settings),
-        };
-        if pos.size() != size {
-            return Err(format!(
-                "--fen is a {0}×{0} position; say --size {0}",
-                pos.size()
-            ));
-        }
-        let root = Board::from_sight(&pos).ok_or_else(|| {
-            "--fen: a pile could grow taller than the solver's keys hold (15)".to_string()
-        })?;
-        let syms = Symmetries::new(&lines);
-        let id = SolveId {
-            size,
-            strict,
-            frontier,
-            root: root.to_fen(size),
-        };
-        Ok(Setup {
-            id,
-            lines,
-            syms,
-            root,
-        })
-    }
-}
-
-impl Setup {
-    /// The minimax above the frontier over `results`.
-    pub fn top<'a>(&'a self, results: &'a HashMap<u128, Proven>) -> Top<'a> {
-        Top {
-            lines: &self.lines,
-            syms: &self.syms,
-            results,
-            plies: self.id.frontier,
-        }
-    }
-}
-
-/// The proven results of `known` by key.
-pub(super) fn proven_of(known: &HashMap<u128, Line>) -> HashMap<u128, Proven> {
-    known.iter().map(|(k, l)| (*k, l.proven)).collect()
-}
-
-pub(super) fn write_out(out: &mut dyn Write, text: &str) -> Result<(), Failure> {
-    writeln!(out, "{text}")
-        .and_then(|_| out.flush())
-        .map_err(|e| Failure::Failed(format!("cannot write the output: {e}")))
-}
-
-fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), Failure> {
+fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), RunError> {
     let setup = Setup::new(
         args.size,
         args.strict_tallest,
         args.fen.as_deref(),
         args.frontier,
     )
-    .map_err(Failure::Refused)?;
+    .map_err(RunError::Refused)?;
     let Setup {
         id,
         lines,
@@ -274,22 +183,22 @@ fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), Failure> {
     if let Some(path) = &args.results
         && std::fs::metadata(path).is_ok_and(|m| m.len() > 0)
     {
-        for line in results::read(path, id, syms).map_err(Failure::Refused)? {
+        for line in results::read(path, id, syms).map_err(RunError::Refused)? {
             known.insert(line.key, line);
         }
     }
     let mut file = match &args.results {
-        Some(path) => Some(results::open_for_append(path, id).map_err(Failure::Refused)?),
+        Some(path) => Some(results::open_for_append(path, id).map_err(RunError::Refused)?),
         None => None,
     };
     let mut walks = match &args.strategy {
         Some(path) => Some(
-            certify::Walks::open(path, id, args.leaf_empties, syms).map_err(Failure::Refused)?,
+            certify::Walks::open(path, id, args.leaf_empties, syms).map_err(RunError::Refused)?,
         ),
         None => None,
     };
     let mut table = ProofTable::new(args.hash)
-        .ok_or_else(|| Failure::Failed(format!("cannot allocate a {} MiB table", args.hash)))?;
+        .ok_or_else(|| RunError::Failed(format!("cannot allocate a {} MiB table", args.hash)))?;
     let todo = mine.iter().filter(|(k, _)| !known.contains_key(k)).count();
     write_out(
         out,
@@ -343,7 +252,7 @@ fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), Failure> {
         if let (Some(f), Some(path)) = (file.as_mut(), &args.results) {
             writeln!(f, "{text}")
                 .and_then(|_| f.flush())
-                .map_err(|e| Failure::Failed(format!("{}: {e}", path.display())))?;
+                .map_err(|e| RunError::Failed(format!("{}: {e}", path.display())))?;
         }
         done += 1;
         write_out(
@@ -380,76 +289,21 @@ fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), Failure> {
     summary(&setup, &known, out)
 }
 
-fn merge(files: &[PathBuf], out: &mut dyn Write) -> Result<(), Failure> {
+fn merge(files: &[PathBuf], out: &mut dyn Write) -> Result<(), RunError> {
     let (setup, known) = read_complete(files)?;
     summary(&setup, &known, out)
 }
 
-/// The solve of `files` and its results, which must cover the whole frontier.
-pub(super) fn read_complete(files: &[PathBuf]) -> Result<(Setup, HashMap<u128, Line>), Failure> {
-    let id = read_id(&files[0]).map_err(Failure::Refused)?;
-    let setup =
-        Setup::new(id.size, id.strict, Some(&id.root), id.frontier).map_err(Failure::Refused)?;
-    let mut all = Vec::new();
-    for path in files {
-        all.extend(results::read(path, &setup.id, &setup.syms).map_err(Failure::Refused)?);
-    }
-    let known = results::merge(all).map_err(Failure::Refused)?;
-    let positions = frontier(&setup.root, id.frontier, &setup.lines, &setup.syms);
-    let missing = positions
-        .iter()
-        .filter(|(k, _)| !known.contains_key(k))
-        .count();
-    if missing > 0 {
-        return Err(Failure::Refused(format!(
-            "{missing} of {} frontier positions have no result in these files",
-            positions.len()
-        )));
-    }
-    Ok((setup, known))
-}
-
-/// The solve a results file belongs to, from its header.
-pub(super) fn read_id(path: &Path) -> Result<SolveId, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut lines = text.lines();
-    if lines.next() != Some(results::MAGIC) {
-        return Err(format!(
-            "{}: not a ludus solve results file",
-            path.display()
-        ));
-    }
-    let header = lines.next().unwrap_or("");
-    let bad = || format!("{}: bad header '{header}'", path.display());
-    let words: Vec<&str> = header.split(' ').collect();
-    match words[..] {
-        [
-            "#",
-            "size",
-            size,
-            "rules",
-            rules,
-            "frontier",
-            frontier,
-            "root",
-            board,
-            side,
-        ] => Ok(SolveId {
-            size: size.parse().map_err(|_| bad())?,
-            strict: results::parse_rules(rules).ok_or_else(bad)?,
-            frontier: frontier.parse().map_err(|_| bad())?,
-            root: format!("{board} {side}"),
-        }),
-        _ => Err(bad()),
-    }
-}
-
 /// Prints the root's result and every root move's.
-fn summary(setup: &Setup, known: &HashMap<u128, Line>, out: &mut dyn Write) -> Result<(), Failure> {
+fn summary(
+    setup: &Setup,
+    known: &HashMap<u128, Line>,
+    out: &mut dyn Write,
+) -> Result<(), RunError> {
     let results = proven_of(known);
     let top = setup.top(&results);
     let Some(value) = top.root(&setup.root) else {
-        return Err(Failure::Failed("a frontier position has no result".into()));
+        return Err(RunError::failed("a frontier position has no result"));
     };
     let n = setup.id.size;
     let mover = if setup.root.side == 0 {

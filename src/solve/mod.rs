@@ -16,6 +16,7 @@ pub mod cli;
 pub mod frontier;
 pub mod prover;
 pub mod results;
+mod setup;
 pub mod strategy;
 pub mod symmetry;
 pub mod table;

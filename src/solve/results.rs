@@ -178,6 +178,41 @@ pub fn read(path: &Path, id: &SolveId, syms: &Symmetries) -> Result<Vec<Line>, S
     Ok(lines)
 }
 
+/// The solve a results file belongs to, from its header.
+pub fn read_id(path: &Path) -> Result<SolveId, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut lines = text.lines();
+    if lines.next() != Some(MAGIC) {
+        return Err(format!(
+            "{}: not a ludus solve results file",
+            path.display()
+        ));
+    }
+    let header = lines.next().unwrap_or("");
+    let bad = || format!("{}: bad header '{header}'", path.display());
+    let words: Vec<&str> = header.split(' ').collect();
+    match words[..] {
+        [
+            "#",
+            "size",
+            size,
+            "rules",
+            rules,
+            "frontier",
+            frontier,
+            "root",
+            board,
+            side,
+        ] => Ok(SolveId {
+            size: size.parse().map_err(|_| bad())?,
+            strict: parse_rules(rules).ok_or_else(bad)?,
+            frontier: frontier.parse().map_err(|_| bad())?,
+            root: format!("{board} {side}"),
+        }),
+        _ => Err(bad()),
+    }
+}
+
 /// Opens `path` for appending results of `id`, writing the header if the file is new or
 /// empty. An existing file must belong to the same solve (see [`read`]).
 pub fn open_for_append(path: &Path, id: &SolveId) -> Result<std::fs::File, String> {

@@ -6,7 +6,7 @@
 
 use candle_core::{Tensor, Var};
 
-use super::model::{Failure, candle};
+use super::candle;
 
 /// The first moments' decay.
 const BETA1: f64 = 0.9;
@@ -94,7 +94,7 @@ impl Adam {
     }
 
     /// Takes up the state of an earlier run: `steps` taken and its [`Adam::moments`].
-    pub fn restore(&mut self, steps: u64, moments: &[f32]) -> Result<(), Failure> {
+    pub fn restore(&mut self, steps: u64, moments: &[f32]) -> Result<(), String> {
         let sizes: Vec<usize> = self.slots.iter().map(|s| s.var.elem_count()).collect();
         let half: usize = sizes.iter().sum();
         if moments.len() != 2 * half {

@@ -13,7 +13,7 @@
 
 use std::path::Path;
 
-use super::model::{Failure, FloatNet};
+use super::float_net::FloatNet;
 
 /// What a checkpoint holds.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,7 +53,7 @@ impl Checkpoint {
 
     /// Writes the checkpoint to `path` (through a temporary file, so that a kill leaves the
     /// last whole one).
-    pub fn write(&self, path: &Path, run: &str) -> Result<(), Failure> {
+    pub fn write(&self, path: &Path, run: &str) -> Result<(), String> {
         let tmp = path.with_extension("tmp");
         std::fs::write(&tmp, self.to_bytes(run))
             .and_then(|()| std::fs::rename(&tmp, path))
@@ -67,7 +67,7 @@ impl Checkpoint {
         inputs: usize,
         hidden: usize,
         run: &str,
-    ) -> Result<Checkpoint, Failure> {
+    ) -> Result<Checkpoint, String> {
         let end = bytes
             .iter()
             .position(|&b| b == b'\n')

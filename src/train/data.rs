@@ -89,7 +89,7 @@ impl Positions {
 /// Renumbers the inputs of `sets` to their place among the inputs that occur in them (the
 /// order stays, so every list stays sorted) and returns those inputs: training then runs over
 /// the inputs the data has (Sight's 7×7 data uses 490 of its 2,841), and
-/// [`super::model::FloatNet::expand`] puts the weights back in place.
+/// [`super::float_net::FloatNet::expand`] puts the weights back in place.
 pub fn compact(sets: &mut [&mut Positions], inputs: usize) -> Vec<u16> {
     let mut seen = vec![false; inputs];
     for set in sets.iter() {

@@ -16,9 +16,9 @@ use std::path::PathBuf;
 use clap::Args;
 use clap::builder::TypedValueParser;
 
-use crate::exit_status;
 use crate::game::GameId;
 use crate::net::NetBase;
+use crate::runs::{self, RunError};
 
 #[cfg(feature = "train")]
 mod adam;
@@ -26,6 +26,8 @@ mod adam;
 mod checkpoint;
 #[cfg(feature = "train")]
 mod data;
+#[cfg(feature = "train")]
+mod float_net;
 #[cfg(feature = "train")]
 mod model;
 #[cfg(feature = "train")]
@@ -80,25 +82,26 @@ fn base_parser() -> impl TypedValueParser<Value = NetBase> {
         .map(|word| NetBase::from_name(&word).unwrap_or(NetBase::None))
 }
 
-/// Runs `ludus train` for `game`; returns the exit status.
+/// Runs `ludus train` for `game`; returns the exit status. The trainer says its errors in
+/// words (`String`); each one, a data file that cannot be read included, ends the run as a
+/// [`RunError::Failed`] (exit status 1).
 pub fn run(args: &TrainArgs, game: GameId, out: &mut dyn Write) -> i32 {
     #[cfg(feature = "train")]
     {
-        match run::train_game(args, game, out) {
-            Ok(()) => exit_status::SUCCESS,
-            Err(message) => {
-                eprintln!("error: {message}");
-                exit_status::FAILURE
-            }
-        }
+        runs::report(run::train_game(args, game, out).map_err(RunError::Failed))
     }
     #[cfg(not(feature = "train"))]
     {
         let _ = (args, game, out.flush());
-        eprintln!(
-            "error: this ludus was built without the trainer; build it with \
-             `cargo build --release --features train` (docs/training.md)"
-        );
-        exit_status::USAGE
+        runs::report(Err(RunError::refused(
+            "this ludus was built without the trainer; build it with \
+             `cargo build --release --features train` (docs/training.md)",
+        )))
     }
+}
+
+/// A candle error as a training error: `training: ` and candle's words.
+#[cfg(feature = "train")]
+fn candle(e: candle_core::Error) -> String {
+    format!("training: {e}")
 }

@@ -1,24 +1,23 @@
-//! The float net and its training loop, on the CPU with candle (`candle-core`, `candle-nn`:
-//! tensors with automatic differentiation and the AdamW optimiser), then its quantisation
-//! into the engine's integer net (`src/net/file.rs`).
-//!
-//! The float net is the integer net's twin: `h = clamp(x·W + b, 0, 1)` for each view, the
-//! output `[h_stm, h_other]·wo + bo`, a logit of the side to move's expected result (plus the
-//! hand evaluation's logit for `--base hand`); the loss is the squared error of its sigmoid
-//! against the target (`data.rs`).
+//! The training loop, on the CPU with candle (`candle-core`, `candle-nn`: tensors with
+//! automatic differentiation): the float net ([`super::float_net`]) as candle variables, its
+//! logits on batches of positions (plus the hand evaluation's logit for `--base hand`), the
+//! loss — the squared error of their sigmoid against the target (`data.rs`) — minimised by
+//! Adam ([`super::adam`]), and a checkpoint after every epoch ([`super::checkpoint`]).
 
 use std::io::Write;
 use std::path::Path;
 
 use candle_core::{Device, Tensor, Var};
+use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
-use rand::{RngExt, SeedableRng};
 
 use super::adam::Adam;
+use super::candle;
 use super::checkpoint::Checkpoint;
 use super::data::{Positions, sigmoid};
-use crate::net::file::{Net, NetBase, NetHeader, QA, QB};
+use super::float_net::FloatNet;
+use crate::net::file::NetBase;
 
 /// How to train.
 #[derive(Clone, Debug)]
@@ -55,121 +54,6 @@ impl Hyper {
             self.seed,
             self.base.name()
         )
-    }
-}
-
-/// The float net: the trainer's weights.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FloatNet {
-    /// Inputs.
-    pub inputs: usize,
-    /// Hidden units per view.
-    pub hidden: usize,
-    /// `inputs × hidden`, input by input.
-    pub w: Vec<f32>,
-    /// `hidden`.
-    pub b: Vec<f32>,
-    /// `2 × hidden`: the side to move's half, then the other's.
-    pub wo: Vec<f32>,
-    /// The output bias.
-    pub bo: f32,
-}
-
-/// A training error, said in words.
-pub type Failure = String;
-
-/// A candle error as a training error.
-pub fn candle(e: candle_core::Error) -> Failure {
-    format!("training: {e}")
-}
-
-impl FloatNet {
-    /// Small random weights from `seed`; with `base` hand the output weights start at zero,
-    /// so that the net starts out as exactly the hand evaluation.
-    pub fn random(inputs: usize, hidden: usize, seed: u64, base: NetBase) -> FloatNet {
-        let mut rng = SmallRng::seed_from_u64(seed);
-        let mut uniform =
-            |n: usize, r: f32| -> Vec<f32> { (0..n).map(|_| rng.random_range(-r..r)).collect() };
-        FloatNet {
-            inputs,
-            hidden,
-            w: uniform(inputs * hidden, 0.1),
-            b: uniform(hidden, 0.1).iter().map(|x| x + 0.25).collect(),
-            wo: match base {
-                NetBase::None => uniform(2 * hidden, 1.0 / (hidden as f32).sqrt()),
-                NetBase::Hand => vec![0.0; 2 * hidden],
-            },
-            bo: 0.0,
-        }
-    }
-
-    /// The net over all `inputs` of a net trained over the inputs `used` (see
-    /// [`super::data::compact`]): the inputs the data never had get zero weights.
-    pub fn expand(&self, used: &[u16], inputs: usize) -> FloatNet {
-        let h = self.hidden;
-        let mut w = vec![0.0; inputs * h];
-        for (i, &f) in used.iter().enumerate() {
-            w[usize::from(f) * h..][..h].copy_from_slice(&self.w[i * h..][..h]);
-        }
-        FloatNet {
-            inputs,
-            w,
-            ..self.clone()
-        }
-    }
-
-    /// The output (a logit) for a position's two views, in f64.
-    pub fn logit(&self, stm: &[u16], other: &[u16]) -> f64 {
-        let h = self.hidden;
-        let mut out = f64::from(self.bo);
-        for (half, view) in [stm, other].into_iter().enumerate() {
-            let mut sums: Vec<f64> = self.b.iter().map(|&b| f64::from(b)).collect();
-            for &f in view {
-                let w = &self.w[usize::from(f) * h..][..h];
-                for (s, &w) in sums.iter_mut().zip(w) {
-                    *s += f64::from(w);
-                }
-            }
-            for (s, &w) in sums.iter().zip(&self.wo[half * h..][..h]) {
-                out += s.clamp(0.0, 1.0) * f64::from(w);
-            }
-        }
-        out
-    }
-
-    /// The integer net of these weights, for `game` and its feature set.
-    pub fn quantise(
-        &self,
-        game: &str,
-        features: &str,
-        scale: i32,
-        base: NetBase,
-    ) -> Result<Net, Failure> {
-        let q = |x: f32, by: i32| -> Result<i16, Failure> {
-            let v = (x * by as f32).round();
-            if v.abs() > f32::from(i16::MAX) {
-                return Err(format!("a weight of {x} does not fit the net's 16 bits"));
-            }
-            Ok(v as i16)
-        };
-        Ok(Net {
-            header: NetHeader {
-                game: game.to_string(),
-                features: features.to_string(),
-                inputs: self.inputs,
-                hidden: self.hidden,
-                scale,
-                base,
-            },
-            input_weights: self.w.iter().map(|&x| q(x, QA)).collect::<Result<_, _>>()?,
-            hidden_bias: self.b.iter().map(|&x| q(x, QA)).collect::<Result<_, _>>()?,
-            output_weights: self
-                .wo
-                .iter()
-                .map(|&x| q(x, QB))
-                .collect::<Result<_, _>>()?,
-            output_bias: (self.bo * (QA * QB) as f32).round() as i32,
-        })
     }
 }
 
@@ -308,7 +192,7 @@ pub fn train(
     checkpoint: Option<&Path>,
     stop_after: Option<usize>,
     progress: &mut dyn Write,
-) -> Result<FloatNet, Failure> {
+) -> Result<FloatNet, String> {
     let dev = Device::Cpu;
     let run = hyper.describe();
     let resumed = match checkpoint.map(std::fs::read) {

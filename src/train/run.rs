@@ -5,7 +5,8 @@ use std::path::Path;
 
 use super::TrainArgs;
 use super::data::{self, Positions};
-use super::model::{self, FloatNet, Hyper};
+use super::float_net::FloatNet;
+use super::model::{self, Hyper};
 use crate::game::{Evaluate, GameId, GameVisitor};
 use crate::net::NetBase;
 
