@@ -5,8 +5,9 @@
 //! Layout (all integers little-endian):
 //!
 //! ```text
-//! file    = magic "LUDUSDG1" (8 bytes), u16 n, n bytes of UTF-8 identity, record*
-//! record  = u32 body length, body
+//! file    = magic "LUDUSDG2" (8 bytes), u16 n, n bytes of UTF-8 identity, record*
+//! record  = u32 body length, body, u64 check
+//! check   = FNV-1a (64 bit) of the body
 //! body    = u32 game index, u8 result, u16 count, position × count
 //! result  = 0 draw, 1 player one won, 2 player two won
 //! position= u8 n, n bytes of the position in the game's notation (FEN),
@@ -15,12 +16,20 @@
 //! ```
 //!
 //! The identity (`game=sight options=none nodes=5000 random-plies=4 seed=1`) says which run
-//! made the file: a resume or a merge of files of different runs is refused.
+//! made the file: a resume or a merge of files of different runs is refused. Every record
+//! carries the checksum of its body, so a damaged byte anywhere in a game is found when the
+//! file is read. Files of the first format (`LUDUSDG1`, records without a checksum) are still
+//! read; their positions are checked by the rules only ([`super::check`]).
 
 use std::io::{self, Read, Write};
 
+use crate::files::fnv1a64;
+
 /// The first bytes of a datagen file.
-pub const MAGIC: &[u8; 8] = b"LUDUSDG1";
+pub const MAGIC: &[u8; 8] = b"LUDUSDG2";
+
+/// The first bytes of a datagen file of the first format, whose records have no checksum.
+pub const MAGIC_V1: &[u8; 8] = b"LUDUSDG1";
 
 /// How a recorded game ended: the referee's result (`1-0`, `0-1`, `1/2-1/2`).
 pub use crate::record::game::GameResult;
@@ -54,7 +63,7 @@ pub struct GameData {
     pub samples: Vec<Sample>,
 }
 
-/// Writes the file header with `identity`.
+/// Writes the file header (of the current format) with `identity`.
 pub fn write_header(out: &mut dyn Write, identity: &str) -> io::Result<()> {
     let len = u16::try_from(identity.len())
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "identity too long"))?;
@@ -63,7 +72,7 @@ pub fn write_header(out: &mut dyn Write, identity: &str) -> io::Result<()> {
     out.write_all(identity.as_bytes())
 }
 
-/// The bytes of one game's record (length prefix included).
+/// The bytes of one game's record (length prefix and checksum included).
 pub fn encode(game: &GameData) -> Result<Vec<u8>, String> {
     let mut body = Vec::with_capacity(16 + 40 * game.samples.len());
     body.extend_from_slice(&game.index.to_le_bytes());
@@ -86,9 +95,10 @@ pub fn encode(game: &GameData) -> Result<Vec<u8>, String> {
         body.push(kind);
         body.extend_from_slice(&value.to_le_bytes());
     }
-    let mut record = Vec::with_capacity(body.len() + 4);
+    let mut record = Vec::with_capacity(body.len() + 12);
     record.extend_from_slice(&(body.len() as u32).to_le_bytes());
     record.extend_from_slice(&body);
+    record.extend_from_slice(&fnv1a64(&body).to_le_bytes());
     Ok(record)
 }
 
@@ -108,9 +118,11 @@ pub struct DataFile {
 /// (`complete_len` stops before it); anything else malformed is an error naming the offset.
 pub fn decode(bytes: &[u8]) -> Result<DataFile, String> {
     let mut r = Reader { bytes, at: 0 };
-    if r.take(8).ok() != Some(&MAGIC[..]) {
-        return Err("not a ludus datagen file (no LUDUSDG1 header)".into());
-    }
+    let checked = match r.take(8).ok() {
+        Some(magic) if magic == &MAGIC[..] => true,
+        Some(magic) if magic == &MAGIC_V1[..] => false,
+        _ => return Err("not a ludus datagen file (no LUDUSDG2 or LUDUSDG1 header)".into()),
+    };
     let len = r.u16().map_err(|_| "the header is cut short".to_string())?;
     let identity = r
         .take(len as usize)
@@ -129,6 +141,15 @@ pub fn decode(bytes: &[u8]) -> Result<DataFile, String> {
         let Ok(body) = r.take(len as usize) else {
             break;
         };
+        if checked {
+            let Ok(check) = r.take(8) else { break };
+            let stored = u64::from_le_bytes(check.try_into().map_err(|_| "short checksum")?);
+            if fnv1a64(body) != stored {
+                return Err(format!(
+                    "the game record at byte {start} is damaged: its checksum does not match"
+                ));
+            }
+        }
         let game =
             decode_body(body).map_err(|e| format!("the game record at byte {start}: {e}"))?;
         file.games.push(game);
@@ -265,6 +286,39 @@ mod tests {
         let mut record = encode(&game(1)).unwrap();
         record[8] = 7; // the result byte
         bytes.extend(record);
-        assert!(decode(&bytes).unwrap_err().contains("result 7"));
+        assert!(
+            decode(&bytes).unwrap_err().contains("is damaged"),
+            "checksum first"
+        );
+    }
+
+    #[test]
+    fn a_damaged_byte_anywhere_in_a_game_is_found() {
+        let mut clean = Vec::new();
+        write_header(&mut clean, "game=sight").unwrap();
+        let header_len = clean.len();
+        clean.extend(encode(&game(0)).unwrap());
+        for at in header_len + 4..clean.len() - 8 {
+            let mut bytes = clean.clone();
+            bytes[at] ^= 0x10;
+            let err = decode(&bytes).unwrap_err();
+            assert!(err.contains("is damaged"), "byte {at}: {err}");
+        }
+    }
+
+    #[test]
+    fn files_of_the_first_format_are_still_read() {
+        let mut bytes = MAGIC_V1.to_vec();
+        bytes.extend_from_slice(&10u16.to_le_bytes());
+        bytes.extend_from_slice(b"game=sight");
+        let v2 = encode(&game(2)).unwrap();
+        bytes.extend_from_slice(&v2[..v2.len() - 8]);
+        let file = decode(&bytes).unwrap();
+        assert_eq!(file.games, vec![game(2)]);
+        assert_eq!(file.complete_len, bytes.len() as u64);
+        let mut damaged = bytes.clone();
+        let last = damaged.len() - 1;
+        damaged[last] = 9; // the last score's high byte: read, the rules check catches more
+        assert_eq!(decode(&damaged).unwrap().games.len(), 1);
     }
 }

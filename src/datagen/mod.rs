@@ -10,6 +10,7 @@
 //! `ludus datagen merge` puts the shards' files together, `ludus datagen dump` prints one as
 //! text.
 
+pub mod check;
 pub mod format;
 
 use std::io::Write;
@@ -22,9 +23,9 @@ use clap::{Args, Subcommand};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
+use crate::files::fnv1a64;
 use crate::game::dynamic::RuleSet;
 use crate::game::{Evaluate, GameId, GameVisitor, OptionValues, Outcome, Player};
-use crate::net::file::fnv1a;
 use crate::net::{GameNet, Net, embedded};
 use crate::runs::{self, RunError, Shard, write_line};
 use crate::search::{Limits, Score, SearchParams, SearchTables, search};
@@ -126,7 +127,7 @@ fn run_net(args: &DatagenArgs, game: GameId) -> Result<(Option<Arc<Net>>, String
         .visit(Pick(args.eval_file.as_deref()))
         .map_err(RunError::Refused)?;
     let tag = net.as_ref().map_or(String::new(), |n| {
-        format!(" eval=net-{:016x}", fnv1a(&n.to_bytes()))
+        format!(" eval=net-{:016x}", fnv1a64(&n.to_bytes()))
     });
     Ok((net, tag))
 }
@@ -181,7 +182,7 @@ fn generate(args: &DatagenArgs, game: GameId, out: &mut dyn Write) -> Result<(),
     let (net, eval_tag) = run_net(args, game)?;
     let identity = identity(args, game) + &eval_tag;
     let shard = args.shard.unwrap_or(Shard { index: 1, count: 1 });
-    let (mut file, done) = open_output(path, &identity)?;
+    let (mut file, done) = open_output(path, &identity, shard)?;
     let mine: Vec<u32> = (0..args.games)
         .filter(|&i| shard.contains(u64::from(i)))
         .collect();
@@ -231,12 +232,13 @@ fn generate(args: &DatagenArgs, game: GameId, out: &mut dyn Write) -> Result<(),
 fn open_output(
     path: &Path,
     identity: &str,
+    shard: Shard,
 ) -> Result<(std::fs::File, std::collections::HashSet<u32>), RunError> {
     let shown = |e: std::io::Error| RunError::Failed(format!("{}: {e}", path.display()));
-    let done = match std::fs::read(path) {
-        Ok(bytes) if !bytes.is_empty() => {
-            let data = format::decode(&bytes)
-                .map_err(|e| RunError::Refused(format!("{}: {e}", path.display())))?;
+    let exists = std::fs::metadata(path).is_ok_and(|m| m.len() > 0);
+    let done = match exists {
+        true => {
+            let data = check::read_decoded(path).map_err(RunError::Refused)?;
             if data.identity != identity {
                 return Err(RunError::Refused(format!(
                     "{} holds another run ({}); this one is {identity}",
@@ -244,7 +246,10 @@ fn open_output(
                     data.identity
                 )));
             }
-            if data.complete_len < bytes.len() as u64 {
+            check::check_games(&data, Some(shard))
+                .map_err(|e| RunError::Refused(format!("{}: {e}", path.display())))?;
+            let len = std::fs::metadata(path).map_err(shown)?.len();
+            if data.complete_len < len {
                 std::fs::OpenOptions::new()
                     .write(true)
                     .open(path)
@@ -253,9 +258,7 @@ fn open_output(
             }
             Some(data.games.iter().map(|g| g.index).collect())
         }
-        Ok(_) => None,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(shown(e)),
+        false => None,
     };
     let mut file = std::fs::OpenOptions::new()
         .create(true)
@@ -407,9 +410,7 @@ fn play_one<G: Evaluate>(
 }
 
 fn read(path: &Path) -> Result<format::DataFile, RunError> {
-    let bytes =
-        std::fs::read(path).map_err(|e| RunError::Refused(format!("{}: {e}", path.display())))?;
-    format::decode(&bytes).map_err(|e| RunError::Refused(format!("{}: {e}", path.display())))
+    check::read_checked(path, None).map_err(RunError::Refused)
 }
 
 fn merge(path: &Path, files: &[PathBuf], out: &mut dyn Write) -> Result<(), RunError> {

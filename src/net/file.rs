@@ -24,6 +24,8 @@
 
 use std::fmt;
 
+use crate::files::fnv1a64;
+
 /// The first bytes of a net file.
 pub const MAGIC: &[u8; 8] = b"LUDUSNN1";
 /// The scale of input weights, hidden biases and hidden activations.
@@ -177,13 +179,6 @@ pub struct Net {
     pub output_bias: i32,
 }
 
-/// FNV-1a, 64 bit.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 impl Net {
     /// Reads a net file, checking its magic, header, length and checksum.
     pub fn from_bytes(bytes: &[u8]) -> Result<Net, String> {
@@ -192,7 +187,7 @@ impl Net {
         }
         let (body, check) = bytes.split_at(bytes.len() - 8);
         let stored = u64::from_le_bytes(check.try_into().map_err(|_| "short file")?);
-        if fnv1a(body) != stored {
+        if fnv1a64(body) != stored {
             return Err("the net file is damaged (its checksum does not match)".into());
         }
         let n = usize::from(u16::from_le_bytes([body[8], body[9]]));
@@ -248,7 +243,7 @@ impl Net {
             out.extend_from_slice(&w.to_le_bytes());
         }
         out.extend_from_slice(&self.output_bias.to_le_bytes());
-        let check = fnv1a(&out);
+        let check = fnv1a64(&out);
         out.extend_from_slice(&check.to_le_bytes());
         out
     }

@@ -13,6 +13,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::client::Proto;
+use crate::files::fnv1a64;
 use crate::record::game::GameSummary;
 use crate::referee::config::{EngineSpec, MatchConfig, OpeningSource};
 use crate::referee::schedule::{Tournament, pair_at, pair_count};
@@ -335,13 +336,6 @@ pub(crate) fn test_identity(names: &[&str], rounds: u64) -> MatchIdentity {
         rounds,
         adjudication: "none".into(),
     }
-}
-
-/// The 64-bit FNV-1a hash: stable across builds and platforms, enough to tell files apart.
-fn fnv1a64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 #[cfg(test)]

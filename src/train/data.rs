@@ -4,9 +4,10 @@
 
 use std::path::PathBuf;
 
-use crate::datagen::format::{self, GameResult, Recorded};
+use crate::datagen::check::{self, RunOf};
+use crate::datagen::format::{GameResult, Recorded};
 use crate::game::dynamic::RuleSet;
-use crate::game::{Evaluate, GameId, Player};
+use crate::game::{Evaluate, Player};
 
 /// Positions ready for training, their inputs packed one after another.
 #[derive(Debug, Default)]
@@ -115,21 +116,6 @@ pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The rule options a datagen identity names (`options=A=1,B=2` or `options=none`).
-fn identity_options(identity: &str) -> Vec<(String, String)> {
-    identity
-        .split(' ')
-        .find_map(|w| w.strip_prefix("options="))
-        .filter(|o| *o != "none")
-        .map(|o| {
-            o.split(',')
-                .filter_map(|kv| kv.split_once('='))
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// Reads the datagen `files` of game `G` (each under the rule options its identity names):
 /// every position of every game, split into training
 /// positions and validation positions (the games whose index is a multiple of
@@ -140,25 +126,19 @@ pub fn load<G: Evaluate>(
 ) -> Result<(Positions, Positions), String> {
     let (mut train, mut valid) = (Positions::default(), Positions::default());
     for path in files {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let data = format::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-        let game = data
-            .identity
-            .split(' ')
-            .find_map(|w| w.strip_prefix("game="));
-        if game != Some(G::NAME) {
+        let data = check::read_checked(path, None)?;
+        let run = RunOf::parse(&data.identity).map_err(|e| format!("{}: {e}", path.display()))?;
+        if run.game.name() != G::NAME {
             return Err(format!(
                 "{} holds {} data, not {}",
                 path.display(),
-                game.unwrap_or("unknown"),
+                run.game.name(),
                 G::NAME
             ));
         }
         // Each file is read under its own rules: one net may learn several boards or rule
         // variants (the inputs say which).
-        let options = identity_options(&data.identity);
-        let id = GameId::from_name(G::NAME).ok_or("unknown game")?;
-        let rules = RuleSet::new(id, &options)?;
+        let rules = RuleSet::new(run.game, &run.options)?;
         let settings = G::settings(rules.values());
         let mut buffer = Vec::new();
         for record in &data.games {

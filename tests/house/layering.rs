@@ -19,7 +19,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("files", &[]),
     ("net", &["game", "files"]),
     ("search", &["game", "net"]),
-    ("solve", &["game", "runs", "exit_status", "lines"]),
+    ("solve", &["game", "runs", "exit_status", "lines", "files"]),
     ("engine", &["game", "net", "search", "solve", "machine"]),
     (
         "protocol",
@@ -37,7 +37,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("client", &["game", "lines"]),
     ("record", &["game", "client", "files"]),
     ("runs", &["exit_status"]),
-    ("analyse", &["game", "client", "record", "exit_status"]),
+    (
+        "analyse",
+        &["game", "client", "record", "runs", "exit_status"],
+    ),
     (
         "referee",
         &[
@@ -73,11 +76,20 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "exit_status",
             "machine",
             "lines",
+            "files",
         ],
     ),
     (
         "train",
-        &["game", "net", "datagen", "runs", "exit_status", "lines"],
+        &[
+            "game",
+            "net",
+            "datagen",
+            "runs",
+            "exit_status",
+            "lines",
+            "files",
+        ],
     ),
 ];
 

@@ -135,3 +135,77 @@ fn a_resumed_or_sharded_run_is_the_uninterrupted_one() {
     assert!(err.contains("--out"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Issue 31.7: a data file with a copied game, a game outside the run or its shard, or a
+/// damaged position is refused by `dump`, by a resume and by `merge`, naming file and game.
+#[test]
+fn copied_foreign_and_damaged_games_are_refused_naming_file_and_game() {
+    let dir = temp_dir("integrity");
+    let file = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let (whole, s1) = (file("whole.bin"), file("s1.bin"));
+    assert_eq!(datagen("sight", &whole, &[]).0, 0);
+    assert_eq!(datagen("sight", &s1, &["--shard", "1/2"]).0, 0);
+    let bytes = std::fs::read(&whole).expect("written");
+    let data = format::decode(&bytes).expect("readable");
+    let header = {
+        let mut h = Vec::new();
+        format::write_header(&mut h, &data.identity).expect("header");
+        h
+    };
+    let written = |name: &str, games: &[format::GameData]| {
+        let mut out = header.clone();
+        for g in games {
+            out.extend(format::encode(g).expect("encoded"));
+        }
+        std::fs::write(file(name), out).expect("written");
+        file(name)
+    };
+    let g = &data.games;
+    let copied = written("copied.bin", &[g[0].clone(), g[1].clone(), g[0].clone()]);
+    let mut far = g[2].clone();
+    far.index = 6; // the run plays games 0 to 5
+    let foreign = written("foreign.bin", &[g[0].clone(), far]);
+    let mut bad = g[3].clone();
+    bad.samples[1].fen = "5:x5/x5/x5/x5/x5 q".into();
+    let damaged = written("damaged.bin", &[bad]);
+    let in_shard_2 = written("shard.bin", &[g[1].clone()]); // shard 1/2 holds 0, 2, 4
+    for (path, want) in [
+        (&copied, "game 0 is in the file twice"),
+        (&foreign, "game 6 is not a game of this run"),
+        (&damaged, "game 3, position 2: "),
+    ] {
+        for args in [
+            vec!["datagen", "dump", path.as_str()],
+            vec![
+                "datagen",
+                "merge",
+                "--out",
+                "/nonexistent/m.bin",
+                path.as_str(),
+            ],
+        ] {
+            let (status, out, err) = run_ludus(&args);
+            assert_eq!(status, 2, "{args:?}: {out}{err}");
+            assert!(
+                err.contains(path.as_str()) && err.contains(want),
+                "{args:?}: {err}"
+            );
+            assert_eq!(out, "", "{args:?}");
+        }
+        let (status, _, err) = datagen("sight", path, &[]);
+        assert_eq!(status, 2, "resume of {path}");
+        assert!(err.contains(want), "resume of {path}: {err}");
+    }
+    let (status, _, err) = datagen("sight", &in_shard_2, &["--shard", "1/2"]);
+    assert_eq!(status, 2);
+    assert!(err.contains("game 1 is not a game of shard 1/2"), "{err}");
+    // A damaged byte inside a record: its checksum.
+    let mut flipped = bytes.clone();
+    let at = header.len() + 30;
+    flipped[at] ^= 1;
+    std::fs::write(file("flipped.bin"), &flipped).expect("written");
+    let (status, _, err) = run_ludus(&["datagen", "dump", &file("flipped.bin")]);
+    assert_eq!(status, 2);
+    assert!(err.contains("is damaged"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
