@@ -20,7 +20,7 @@ use super::results::SolveId;
 use super::setup::{proven_of, read_complete, write_out};
 use super::strategy::{self, Strategy, build_strategy};
 use super::symmetry::Symmetries;
-use super::table::ProofTable;
+use super::table::{ProofTable, check_table_size};
 use crate::runs::{RunError, Shard};
 
 /// The strategy file a solve appends to (`ludus solve --strategy`).
@@ -165,6 +165,7 @@ pub fn certify(
     )?;
     let mut nodes = 0;
     if !unwalked.is_empty() {
+        check_table_size(hash).map_err(RunError::Refused)?;
         let mut table = ProofTable::new(hash)
             .ok_or_else(|| RunError::Failed(format!("cannot allocate a {hash} MiB table")))?;
         let mut prover = Prover::new(lines, syms, &mut table);

@@ -16,7 +16,7 @@ use super::frontier::frontier;
 use super::prover::{Progress, Prover};
 use super::results::{self, Line, format_line, move_name};
 use super::setup::{Setup, proven_of, read_complete, write_out};
-use super::table::ProofTable;
+use super::table::{ProofTable, check_table_size};
 use crate::game::GameId;
 use crate::runs::{self, RunError, Shard};
 
@@ -197,6 +197,7 @@ fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), RunError> {
         ),
         None => None,
     };
+    check_table_size(args.hash).map_err(RunError::Refused)?;
     let mut table = ProofTable::new(args.hash)
         .ok_or_else(|| RunError::Failed(format!("cannot allocate a {} MiB table", args.hash)))?;
     let todo = mine.iter().filter(|(k, _)| !known.contains_key(k)).count();

@@ -44,6 +44,24 @@ impl Entry {
     }
 }
 
+/// Why a proof table of `mib` MiB is more than this machine can serve: over half of its
+/// memory (the rest is for the results, the checker and the system), as the engine bounds its
+/// `Hash` by the machine. `Ok` where the machine's memory cannot be read.
+pub fn check_table_size(mib: usize) -> Result<(), String> {
+    let Some(memory) = crate::machine::memory() else {
+        return Ok(());
+    };
+    let most = memory.total_mib / 2;
+    if mib as u64 > most {
+        return Err(format!(
+            "--hash {mib} MiB is more than this machine serves a proof table: at most {most} \
+             MiB, half of its {} MiB",
+            memory.total_mib
+        ));
+    }
+    Ok(())
+}
+
 /// `count` (at least 1) empty entries in zeroed memory, `None` if the allocator refuses.
 fn zeroed_entries(count: usize) -> Option<Vec<Entry>> {
     let layout = std::alloc::Layout::array::<Entry>(count).ok()?;
@@ -191,6 +209,18 @@ mod tests {
         let status = std::fs::read_to_string("/proc/self/status").ok()?;
         let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
         line.split_whitespace().nth(1)?.parse().ok()
+    }
+
+    #[test]
+    fn a_table_larger_than_half_the_machine_is_refused() {
+        let Some(memory) = crate::machine::memory() else {
+            return; // not Linux: nothing to bound by
+        };
+        let half = (memory.total_mib / 2) as usize;
+        assert_eq!(check_table_size(half), Ok(()));
+        let err = check_table_size(half + 1).unwrap_err();
+        assert!(err.contains(&format!("at most {half} MiB")), "{err}");
+        assert!(check_table_size(usize::MAX).is_err());
     }
 
     #[test]

@@ -19,7 +19,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("files", &[]),
     ("net", &["game", "files"]),
     ("search", &["game", "net"]),
-    ("solve", &["game", "runs", "exit_status", "lines", "files"]),
+    (
+        "solve",
+        &["game", "runs", "exit_status", "lines", "files", "machine"],
+    ),
     ("engine", &["game", "net", "search", "solve", "machine"]),
     (
         "protocol",

@@ -270,3 +270,34 @@ fn a_position_can_be_its_own_frontier() {
     assert_eq!(lines.len(), 4, "{out}");
     assert!(lines[3].starts_with("the proof's move: "), "{out}");
 }
+
+/// Issue 31.8: the proof table is bounded by the machine (half its memory), and a large one
+/// costs nothing until the proof fills it: a 3×3 proof with an 8 GiB table stays far below a
+/// gigabyte (the peak resident memory of this binary's children: others of its tests run
+/// engines beside it, none near that size).
+#[test]
+fn the_proof_table_is_bounded_by_the_machine_and_taken_as_used() {
+    let (status, out, err) = run_ludus(&["solve", "--size", "2", "--hash", "100000000"]);
+    assert_eq!(status, 2, "{out}{err}");
+    assert_eq!(out, "");
+    assert!(
+        err.contains("more than this machine serves a proof table"),
+        "{err}"
+    );
+    if ludus::machine::memory().is_none_or(|m| m.total_mib < 2 * 8192) {
+        return; // a machine that cannot serve the 8 GiB table
+    }
+    let (status, out, err) = run_ludus(&["solve", "--size", "3", "--hash", "8192"]);
+    assert_eq!(status, 0, "{out}{err}");
+    assert!(out.contains("winning moves: b2"), "{out}");
+    // SAFETY: getrusage fills the struct it is given.
+    let peak_kib = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        assert_eq!(libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage), 0);
+        usage.ru_maxrss
+    };
+    assert!(
+        peak_kib < 1 << 20,
+        "a child's peak resident memory: {peak_kib} KiB"
+    );
+}
