@@ -1,25 +1,23 @@
 //! ludus: a headless engine for the abstract board games Isaac, Sight and Tactigon.
 //!
-//! Layers, each depending only on those above it:
-//! - [`game`]: rules ([`game::Game`]) and search knowledge ([`game::Evaluate`]) per game, and
-//!   the single runtime dispatch [`game::GameId::visit`];
-//! - [`net`]: learned evaluations (small integer nets over each game's features), kept
-//!   incrementally during a search;
-//! - [`search`]: one generic iterative-deepening alpha-beta with a transposition table and a
-//!   time manager;
-//! - [`solve`]: the Sight solver, its certificates and checker, and the solved book the
-//!   engine plays from (its command line, `ludus solve`, borrows the referee's `--shard K/N`);
-//! - [`engine`]: the search worker thread and the events it sends;
-//! - [`lines`]: bounded line reading shared by the protocol and the referee;
-//! - [`machine`]: the processors and memory the machine can serve (option maxima);
-//! - [`protocol`]: the UGI/UCI text protocol loop, the only writer of standard output, and the
-//!   one-shot commands for scripts;
-//! - [`exit_status`]: what the binary's exit statuses mean;
-//! - [`datagen`]: `ludus datagen`, self-play training data (searched positions with their
-//!   scores and the games' results), sharded and resumable;
-//! - [`train`]: `ludus train`, a net from datagen files (with the cargo feature `train`);
-//! - [`referee`]: `ludus match`, engine-vs-engine matches checked by the rules, with
-//!   statistics (Elo, error bars, LOS, SPRT), records, resume and shards.
+//! The map of the house (its rooms, the arrows between them, the threads, where each concept
+//! lives, how to add a game) is docs/architecture.md; `tests/house/layering.rs` keeps its
+//! walls. In short, from the bottom up:
+//! - [`game`]: rules ([`game::Game`]), search knowledge per game, the single runtime dispatch
+//!   [`game::GameId::visit`], and the rules behind one object-safe trait
+//!   ([`game::dynamic`]);
+//! - [`lines`], [`machine`], [`exit_status`], [`files`]: bounded line reading, the machine's
+//!   processors and memory, what the exit statuses mean, reading the files ludus is given;
+//! - the engine core, a straight stack: [`net`] (learned evaluations) → [`search`]
+//!   (alpha-beta, MCTS, time) → [`engine`] (the search worker) → [`protocol`] (the UGI/UCI
+//!   loop, the only writer of standard output, and the one-shot commands); [`solve`] (the
+//!   Sight solver, certificates and the solved book the engine plays from) beside the search;
+//! - shared rooms: [`client`] (the protocol client, the one reader of engine output),
+//!   [`record`] (game records and their file), [`analyse`] (game review), [`runs`] (shards
+//!   and errors of the long runs);
+//! - their users: [`referee`] (`ludus match`), [`gui`] (`ludus web`, `ludus play`),
+//!   [`datagen`] (`ludus datagen`) and [`train`] (`ludus train`, with the cargo feature
+//!   `train`).
 //!
 //! Using the rules and the search as a library:
 //!
