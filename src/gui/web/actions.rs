@@ -4,44 +4,22 @@
 //! lets the engine move if it is its turn, and answers the new state (also sent to every
 //! open page as an event).
 
-use std::collections::BTreeMap;
-
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::game::GameId;
 use crate::game::dynamic::RuleSet;
 
-use super::app::{ApiError, App, Inner};
+use super::app::{App, Inner};
 use super::board::redraw;
+use super::error::ApiError;
 use super::export::record_text;
 use super::query::{QUERY_TIMEOUT, check_position, configure, parse_position_text};
 use super::search::{Job, JobKind, Task};
-use super::session::{Mode, Played, Session, Settings, position_line};
-
-/// Longest time per engine move the page may ask for, in milliseconds.
-const MAX_MOVETIME: u64 = 600_000;
+use super::session::{Played, Session, position_line};
+use super::settings::{Mode, NewGame, Settings, settings_from};
 
 /// Most moves a pasted position may carry.
 const MAX_LOADED_MOVES: usize = 2000;
-
-/// The body of `POST /api/new`.
-#[derive(Debug, Deserialize)]
-pub struct NewGame {
-    /// `isaac`, `sight` or `tactigon`.
-    pub game: String,
-    /// Rule options of the game by name; values as strings, numbers or booleans.
-    #[serde(default)]
-    pub options: BTreeMap<String, Value>,
-    /// `hh`, `he`, `eh` or `ee`.
-    pub mode: Mode,
-    /// The engine's `Level`.
-    #[serde(default)]
-    pub level: Option<String>,
-    /// Milliseconds per engine move.
-    #[serde(default)]
-    pub movetime: Option<u64>,
-}
 
 /// The body of `POST /api/move`.
 #[derive(Debug, Deserialize)]
@@ -70,89 +48,15 @@ pub struct PauseRequest {
 
 type Reply = Result<Value, ApiError>;
 
-/// Whether `name` is a rule option of the game whose options start with `prefix` (`sight_`).
-fn is_rule(name: &str, prefix: &str) -> bool {
-    name.to_ascii_lowercase().starts_with(prefix)
-}
-
-fn bad(message: impl Into<String>) -> ApiError {
-    ApiError::new(400, message)
-}
-
-fn conflict(message: impl Into<String>) -> ApiError {
-    ApiError::new(409, message)
-}
-
 impl App {
     /// The current state.
     pub fn state(&self) -> Value {
         self.state_json(&self.lock().session)
     }
 
-    /// Checks a new-game request against the engine's options.
-    fn settings_from(&self, request: &NewGame) -> Result<Settings, ApiError> {
-        let game = GameId::from_name(&request.game)
-            .ok_or_else(|| bad(format!("unknown game '{}'", request.game)))?;
-        let prefix = format!("{}_", game.name());
-        for name in request.options.keys() {
-            let known = self
-                .info
-                .option(name)
-                .is_some_and(|o| is_rule(&o.name, &prefix));
-            if !known {
-                return Err(bad(format!(
-                    "{name} is not a rule option of {}",
-                    game.name()
-                )));
-            }
-        }
-        // Every rule option is sent, defaults included, so nothing of an earlier game stays.
-        let mut options = Vec::new();
-        for option in self
-            .info
-            .options
-            .iter()
-            .filter(|o| is_rule(&o.name, &prefix))
-        {
-            let given = request
-                .options
-                .iter()
-                .find(|(n, _)| n.eq_ignore_ascii_case(&option.name))
-                .map(|(_, v)| match v {
-                    Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                });
-            let value = match given {
-                Some(value) => option.check(&value).map_err(bad)?,
-                None if option.kind == "button" => continue,
-                None => option.default.clone(),
-            };
-            options.push((option.name.clone(), value));
-        }
-        let level = match (&request.level, self.info.option("Level")) {
-            (Some(level), Some(option)) if !level.is_empty() => {
-                Some(option.check(level).map_err(bad)?)
-            }
-            _ => None,
-        };
-        let movetime = request.movetime.unwrap_or(1000);
-        if !(1..=MAX_MOVETIME).contains(&movetime) {
-            return Err(bad(format!(
-                "the time per move runs from 1 to {MAX_MOVETIME} ms"
-            )));
-        }
-        Ok(Settings {
-            game,
-            options,
-            mode: request.mode,
-            level,
-            movetime,
-        })
-    }
-
     /// Starts a new game with the request's settings.
     pub fn new_game(&self, request: &NewGame) -> Reply {
-        let settings = self.settings_from(request)?;
+        let settings = settings_from(&self.info, request)?;
         let mut guard = self.lock();
         let inner = &mut *guard;
         self.reset(inner, settings, "startpos".into(), Vec::new())?;
@@ -205,13 +109,13 @@ impl App {
         let inner = &mut *guard;
         let s = &mut inner.session;
         if s.gameover() {
-            return Err(conflict("the game is over"));
+            return Err(ApiError::conflict("the game is over"));
         }
         if !s.human_to_move() {
-            return Err(conflict("it is the engine's turn"));
+            return Err(ApiError::conflict("it is the engine's turn"));
         }
         if request.ply.is_some_and(|p| p != s.moves.len()) {
-            return Err(conflict("the position has changed; try again"));
+            return Err(ApiError::conflict("the position has changed; try again"));
         }
         let mv = request.mv.trim();
         if !s.snap.legal.iter().any(|m| m == mv) {
@@ -219,7 +123,7 @@ impl App {
             let why = RuleSet::new(s.settings.game, &s.settings.options)
                 .map(|rules| rules.why_not_legal(&s.snap.fen, mv))
                 .unwrap_or_else(|_| format!("'{mv}' is not a legal move here"));
-            return Err(bad(why));
+            return Err(ApiError::bad(why));
         }
         let played = Played {
             time_ms: u64::try_from(s.turn_started.elapsed().as_millis()).unwrap_or(u64::MAX),
@@ -260,7 +164,7 @@ impl App {
             (false, false) => s.redo(),
         };
         if count == 0 {
-            return Err(conflict(if back {
+            return Err(ApiError::conflict(if back {
                 "nothing to undo"
             } else {
                 "nothing to redo"
@@ -278,9 +182,9 @@ impl App {
 
     /// Loads a pasted position of the current game, checked by the engine first.
     pub fn load(&self, request: &LoadRequest) -> Reply {
-        let (start, moves) = parse_position_text(&request.text).map_err(bad)?;
+        let (start, moves) = parse_position_text(&request.text).map_err(ApiError::bad)?;
         if moves.len() > MAX_LOADED_MOVES {
-            return Err(bad(format!("at most {MAX_LOADED_MOVES} moves")));
+            return Err(ApiError::bad(format!("at most {MAX_LOADED_MOVES} moves")));
         }
         let mut guard = self.lock();
         let inner = &mut *guard;
@@ -295,11 +199,13 @@ impl App {
             Ok(Err(refusal)) => {
                 // The engine has no position now; give it the game's back.
                 let _ = self.refresh(inner);
-                return Err(bad(format!("the engine refuses the position: {refusal}")));
+                return Err(ApiError::bad(format!(
+                    "the engine refuses the position: {refusal}"
+                )));
             }
             Err(failure) => {
                 inner.engine = None;
-                return Err(ApiError::new(500, format!("the engine failed: {failure}")));
+                return Err(ApiError::engine(failure));
             }
         }
         // Who made each move, for undo: ask p1turn before each; and each position (the one
@@ -334,10 +240,12 @@ impl App {
         let inner = &mut *guard;
         let s = &mut inner.session;
         if !s.human_to_move() {
-            return Err(conflict("a hint is for a person to move"));
+            return Err(ApiError::conflict("a hint is for a person to move"));
         }
         if s.reviewing() {
-            return Err(conflict("a game review is running: wait for its end"));
+            return Err(ApiError::conflict(
+                "a game review is running: wait for its end",
+            ));
         }
         if !s.hinting {
             s.stop_analysis();
@@ -380,10 +288,10 @@ impl App {
         let inner = &mut *guard;
         let s = &mut inner.session;
         if s.gameover() {
-            return Err(conflict("the game is over"));
+            return Err(ApiError::conflict("the game is over"));
         }
         let Some(person_p1) = s.person_against_engine() else {
-            return Err(conflict(
+            return Err(ApiError::conflict(
                 "only a person playing against the engine can resign",
             ));
         };

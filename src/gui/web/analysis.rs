@@ -14,8 +14,9 @@ use serde_json::Value;
 
 use crate::client::EngineFailure;
 
-use super::app::{ApiError, App};
+use super::app::App;
 use super::engine::Engine;
+use super::error::ApiError;
 use super::search::{GRACE, Job, JobKind, Task};
 use super::session::position_line;
 

@@ -6,7 +6,7 @@
 
 use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crossbeam_channel::Sender;
 use serde_json::{Map, Value, json};
@@ -17,36 +17,15 @@ use super::board::redraw;
 use super::engine::Engine;
 use super::review::review_json;
 
+use super::error::ApiError;
 use super::events::{Hub, info_json};
 use super::probe::EngineInfo;
 use super::query::{EngineSetup, QUERY_TIMEOUT, configure};
 use super::search::{Job, JobKind, Task};
-use super::session::{Hint, Played, Seat, Session, Settings};
+use super::session::{Hint, Played, Session};
+use super::settings::{Seat, Settings};
 use crate::gui::reason::{Ending, describe};
 use crate::gui::{result_text, seat_names};
-
-/// How long an engine may take to start and finish its handshake.
-pub const START_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// An action the page asked for that cannot be done, with the HTTP status to answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ApiError {
-    /// 400 for a bad request, 409 for one that does not fit the game's state, 500 for an
-    /// engine failure.
-    pub status: u16,
-    /// What to tell the person.
-    pub message: String,
-}
-
-impl ApiError {
-    /// An error with `status` and `message`.
-    pub fn new(status: u16, message: impl Into<String>) -> ApiError {
-        ApiError {
-            status,
-            message: message.into(),
-        }
-    }
-}
 
 /// Most client ids (browsers) a session sends its events to; the oldest is forgotten first.
 const MAX_CLIENTS: usize = 8;
@@ -167,11 +146,9 @@ impl App {
         if inner.closed {
             return Err(ApiError::new(404, "this session has ended"));
         }
-        let fail = |e: String| ApiError::new(500, format!("the engine failed: {e}"));
-        let mut engine =
-            Engine::start(&self.command, &self.engines).map_err(|e| fail(e.to_string()))?;
+        let mut engine = Engine::start(&self.command, &self.engines).map_err(ApiError::engine)?;
         let setup = self.setup(&inner.session.settings, None);
-        configure(&mut engine, &setup).map_err(|e| fail(e.to_string()))?;
+        configure(&mut engine, &setup).map_err(ApiError::engine)?;
         inner.engine = Some(engine);
         Ok(())
     }
@@ -215,7 +192,7 @@ impl App {
                 }
             }
         }
-        Err(ApiError::new(500, format!("the engine failed: {last}")))
+        Err(ApiError::engine(last))
     }
 
     /// Asks the search worker for an engine move if the engine is to move.

@@ -13,38 +13,11 @@ use crate::game::GameId;
 use crate::gui::happened::{alert, lost_pieces, move_text};
 use crate::gui::svg::{LastMove, View, board_svg_view};
 
-use super::app::{ApiError, App};
+use super::app::App;
+use super::error::ApiError;
 use super::isaac::isaac_state;
-use super::session::{Session, Settings};
-
-/// The board as the page shows it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Board {
-    /// The drawing seen from player one's side.
-    pub svg: String,
-    /// The drawing seen from player two's side.
-    pub svg_flipped: String,
-    /// Tactigon: the kinds of pieces each side has lost since the start (player one's first).
-    pub lost: Option<[Vec<&'static str>; 2]>,
-    /// A warning for the side to move, e.g. the opponent's gold pair.
-    pub alert: Option<String>,
-    /// Isaac: the panel's figures and what each removal would do (`null` for other games).
-    pub isaac: Option<Value>,
-}
-
-impl Board {
-    /// The JSON fields of the board in the page's state: `svg`, `svg_flipped`, `lost`, `alert`,
-    /// `isaac`.
-    pub fn fields(&self) -> [(&'static str, Value); 5] {
-        [
-            ("svg", json!(self.svg)),
-            ("svg_flipped", json!(self.svg_flipped)),
-            ("lost", json!(self.lost)),
-            ("alert", json!(self.alert)),
-            ("isaac", json!(self.isaac)),
-        ]
-    }
-}
+use super::session::{Board, Session};
+use super::settings::Settings;
 
 /// Redraws the board of `session`'s current position (`session.snap.fen`, the last move's
 /// `fen` already set), and works out how the list shows each move not yet shown.
@@ -180,7 +153,8 @@ fn error_svg(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gui::web::session::{Mode, Played};
+    use crate::gui::web::session::Played;
+    use crate::gui::web::settings::Mode;
 
     /// A Tactigon session of two people at docs/rules/tactigon.md TV5 after `d10-d12` (the circle takes the square).
     fn tv5() -> Session {

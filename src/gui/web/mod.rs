@@ -102,6 +102,7 @@ mod analysis;
 mod app;
 mod board;
 mod engine;
+mod error;
 mod events;
 mod export;
 mod http;
@@ -114,6 +115,7 @@ mod routes;
 mod search;
 mod server;
 mod session;
+mod settings;
 
 use std::io::Write;
 use std::net::SocketAddr;
@@ -124,7 +126,7 @@ use std::time::Duration;
 use crate::client::{EngineCommand, Proto};
 use crate::game::GameId;
 
-use app::START_TIMEOUT;
+use engine::START_TIMEOUT;
 use events::Hub;
 use probe::EngineInfo;
 use registry::{Reaper, Registry};

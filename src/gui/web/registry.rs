@@ -23,12 +23,12 @@ use serde_json::{Value, json};
 use crate::client::EngineCommand;
 use crate::game::GameId;
 
-use super::actions::NewGame;
-use super::app::{ApiError, App};
+use super::app::App;
+use super::error::ApiError;
 use super::events::Hub;
 use super::probe::EngineInfo;
 use super::search;
-use super::session::Mode;
+use super::settings::{Mode, NewGame};
 
 /// How long a session lives after its last tab said it left, unless a tab names it again.
 pub const LEAVE_GRACE: Duration = Duration::from_secs(10);

@@ -17,10 +17,11 @@ use crate::client::Answer;
 use crate::client::ReportedScore;
 use crate::game::{Outcome, Player};
 
-use super::app::{ApiError, App};
+use super::app::App;
 use super::engine::Engine;
+use super::error::ApiError;
 use super::search::{Job, JobKind, Task};
-use super::session::{Session, position_line};
+use super::session::{Review, Session, position_line};
 
 /// The limit of a review when the page names none: the same scores on every run, and a
 /// fraction of a second per position.
@@ -55,48 +56,6 @@ pub struct ReviewRequest {
     pub stop: bool,
 }
 
-/// A game review, running or done.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Review {
-    /// The review's number (of the session's reviews).
-    pub number: u64,
-    /// The arguments of each position's `go`.
-    pub limit: String,
-    /// The moves reviewed.
-    pub moves: Vec<String>,
-    /// Who made each of them.
-    pub movers: Vec<Player>,
-    /// Whether player one is to move in each position searched.
-    pub p1: Vec<bool>,
-    /// How the game ended by the rules after the last move (then its position is not
-    /// searched).
-    pub outcome: Option<Outcome>,
-    /// The engine's answer for each position searched so far.
-    pub answers: Vec<Answer>,
-    /// Whether positions are still being searched.
-    pub running: bool,
-    /// Why the review stopped early (an engine failure).
-    pub error: Option<String>,
-}
-
-impl Review {
-    /// How many positions the review searches: one per move, and the final position unless
-    /// the game ended there.
-    pub fn total(&self) -> usize {
-        self.moves.len() + usize::from(self.outcome.is_none())
-    }
-
-    /// Whether `session`'s game still begins with the moves reviewed.
-    fn fits(&self, session: &Session) -> bool {
-        session.moves.len() >= self.moves.len()
-            && self
-                .moves
-                .iter()
-                .zip(&session.moves)
-                .all(|(a, b)| *a == b.text)
-    }
-}
-
 /// A score as the page reads it: `{"cp": N}` or `{"mate": N}`, from the side to move.
 fn score_json(score: ReportedScore) -> Value {
     match score {
@@ -114,7 +73,7 @@ fn score_json(score: ReportedScore) -> Value {
 /// `null` not searched yet. `null` when there is no review, or the
 /// game no longer begins with the moves reviewed.
 pub fn review_json(session: &Session) -> Value {
-    let Some(r) = session.review.as_ref().filter(|r| r.fits(session)) else {
+    let Some(r) = session.review_shown() else {
         return Value::Null;
     };
     let reviews = review_moves(&r.moves, &r.movers, &r.answers, r.outcome);

@@ -9,13 +9,15 @@ use serde_json::{Value, json};
 
 use super::ASSETS;
 use super::access;
-use super::actions::{LoadRequest, MoveRequest, NewGame, PauseRequest};
+use super::actions::{LoadRequest, MoveRequest, PauseRequest};
 use super::analysis::AnalyseRequest;
-use super::app::{ApiError, App};
+use super::app::App;
+use super::error::ApiError;
 use super::events::{self, Follow, Hub};
 use super::http::{self, Request};
 use super::registry::{Registry, well_formed};
 use super::review::ReviewRequest;
+use super::settings::NewGame;
 
 /// What the router needs: the sessions and the event streams.
 pub struct Server {
