@@ -13,7 +13,6 @@ use crate::game::GameId;
 use crate::gui::happened::{alert, lost_pieces, move_text};
 use crate::gui::svg::{LastMove, View, board_svg_view};
 
-use super::app::App;
 use super::error::ApiError;
 use super::isaac::isaac_state;
 use super::session::{Board, Session};
@@ -107,21 +106,16 @@ pub fn view(session: &Session, ply: usize) -> Result<Value, String> {
     }))
 }
 
-impl App {
-    /// `GET /api/view?ply=N`: the position after N moves ([`view`]); 400 for a missing or
-    /// bad N.
-    pub fn view(&self, ply: Option<&str>) -> Result<Value, ApiError> {
-        let inner = self.lock();
-        let s = &inner.session;
-        let count = s.moves.len();
-        let ply = ply.and_then(|p| p.parse::<usize>().ok()).ok_or_else(|| {
-            ApiError::new(
-                400,
-                format!("ply= must be a number of moves from the start: 0 to {count}"),
-            )
-        })?;
-        view(s, ply).map_err(|e| ApiError::new(400, e))
-    }
+/// `GET /api/view?ply=N` with `ply` the parameter as sent: the position after N moves
+/// ([`view`]); 400 for a missing or bad N.
+pub fn view_request(session: &Session, ply: Option<&str>) -> Result<Value, ApiError> {
+    let count = session.moves.len();
+    let ply = ply.and_then(|p| p.parse::<usize>().ok()).ok_or_else(|| {
+        ApiError::bad(format!(
+            "ply= must be a number of moves from the start: 0 to {count}"
+        ))
+    })?;
+    view(session, ply).map_err(ApiError::bad)
 }
 
 /// The rule options the drawing knows (an engine may have more than ludus's rules).

@@ -11,7 +11,7 @@
 //! Every browser tab plays its own game: a *session* (`registry.rs`), made by the server
 //! under a random 128-bit id (32 hex digits, from the system's random source), with its own
 //! game, its own engine processes — a query engine, and a search engine once it searches —
-//! and its own search worker (`app.rs`, `search.rs`). The page keeps the id in its URL
+//! and its own search worker (`app.rs`, `search.rs`; see *The code* below). The page keeps the id in its URL
 //! (`/?s=ID`, with `history.replaceState`), so a reload or a copied link shows the same game.
 //! Every API request names its session with the query parameter `s=ID`; the page also sends
 //! `c=` (its browser's id, random, kept in `localStorage`) and `t=` (the tab's id, random per
@@ -94,10 +94,30 @@
 //! (`http.rs`). The event stream, once open, is not limited in time. Routing is in
 //! `routes.rs`.
 //!
+//! # The code
+//!
+//! Layered as the engine side of ludus is: no file imports one above it.
+//!
+//! - At the bottom, what every layer uses: `error.rs` (the API's errors), `engine.rs` (a
+//!   counted engine process), `query.rs` (quick questions to an engine), `probe.rs` (what
+//!   the engine offers), `settings.rs` (how a game is played), `session.rs` (the game on the
+//!   page), `board.rs`, `isaac.rs` (what the page is shown of a position).
+//! - `job.rs`: what a session and its search worker say to each other. The session sends
+//!   jobs; the worker (`search.rs`) knows nothing of the session: it reports every `info`
+//!   line, review answer and end of a search on a channel, and reads which jobs are still
+//!   wanted from numbers the session updates whenever its lock is let go (a job no longer
+//!   wanted is skipped, and an analysis or a review stops).
+//! - `state.rs`: a session's state under its lock, with its query engine and the worker's
+//!   queue. The features are functions over it: `moves.rs` (moves, engine moves, hints,
+//!   undo, pause, resign), `new_game.rs` (a new game, a pasted position), `analysis.rs`,
+//!   `review.rs`; `page.rs` and `export.rs` say what the page shows and exports.
+//! - `app.rs`: one session — the lock, its events to the pages (`events.rs`), and the thread
+//!   that takes its worker's reports; `registry.rs` keeps the sessions, `routes.rs` answers
+//!   the requests, `server.rs`, `http.rs` and `access.rs` carry them.
+//!
 //! [`EngineProcess::quit`]: crate::client::EngineProcess::quit
 
 mod access;
-mod actions;
 mod analysis;
 mod app;
 mod board;
@@ -107,6 +127,10 @@ mod events;
 mod export;
 mod http;
 mod isaac;
+mod job;
+mod moves;
+mod new_game;
+mod page;
 mod probe;
 mod query;
 mod registry;
@@ -116,6 +140,7 @@ mod search;
 mod server;
 mod session;
 mod settings;
+mod state;
 
 use std::io::Write;
 use std::net::SocketAddr;
