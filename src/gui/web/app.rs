@@ -16,15 +16,18 @@ use serde_json::{Value, json};
 
 use crate::client::EngineCommand;
 
+use super::analysis;
 use super::board::view_request;
 use super::error::ApiError;
 use super::events::{Hub, info_json};
 use super::export::record_text;
 use super::job::{JobKind, Tag, Wanted, WorkerEvent};
+use super::moves;
 use super::page::{player_names, reason, state_json};
 use super::probe::EngineInfo;
+use super::review;
+use super::search;
 use super::state::{Change, Reply, State};
-use super::{analysis, moves, review, search};
 
 /// Most client ids (browsers) a session sends its events to; the oldest is forgotten first.
 const MAX_CLIENTS: usize = 8;

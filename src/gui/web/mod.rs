@@ -113,13 +113,15 @@
 //!   `review.rs`; `page.rs` and `export.rs` say what the page shows and exports.
 //! - `app.rs`: one session — the lock, its events to the pages (`events.rs`), and the thread
 //!   that takes its worker's reports; `registry.rs` keeps the sessions, `routes.rs` answers
-//!   the requests, `server.rs`, `http.rs` and `access.rs` carry them.
+//!   the requests (the page's own files are in `assets.rs`), `server.rs`, `http.rs` and
+//!   `access.rs` carry them.
 //!
 //! [`EngineProcess::quit`]: crate::client::EngineProcess::quit
 
 mod access;
 mod analysis;
 mod app;
+mod assets;
 mod board;
 mod engine;
 mod error;
@@ -153,94 +155,9 @@ use crate::game::GameId;
 
 use engine::START_TIMEOUT;
 use events::Hub;
-use probe::EngineInfo;
 use registry::{Reaper, Registry};
 use routes::Server;
 use server::Listener;
-
-/// The page's files, built into the binary: path, content type, text.
-const ASSETS: [(&str, &str, &str); 16] = [
-    (
-        "/index.html",
-        "text/html; charset=utf-8",
-        include_str!("../../../gui-adapters/web/index.html"),
-    ),
-    (
-        "/style.css",
-        "text/css; charset=utf-8",
-        include_str!("../../../gui-adapters/web/style.css"),
-    ),
-    (
-        "/app.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../gui-adapters/web/app.js"),
-    ),
-    (
-        "/moves.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../gui-adapters/web/moves.js"),
-    ),
-    (
-        "/dialog.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../gui-adapters/web/dialog.js"),
-    ),
-    (
-        "/analysis.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../gui-adapters/web/analysis.js"),
-    ),
-    (
-        "/session.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../gui-adapters/web/session.js"),
-    ),
-    (
-        "/board.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../gui-adapters/web/board.js"),
-    ),
-    (
-        "/prefs.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../gui-adapters/web/prefs.js"),
-    ),
-    (
-        "/isaac.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../gui-adapters/web/isaac.js"),
-    ),
-    (
-        "/isaac-ui.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../gui-adapters/web/isaac-ui.js"),
-    ),
-    (
-        "/isaac.css",
-        "text/css; charset=utf-8",
-        include_str!("../../../gui-adapters/web/isaac.css"),
-    ),
-    (
-        "/navigate.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../gui-adapters/web/navigate.js"),
-    ),
-    (
-        "/evaluation.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../gui-adapters/web/evaluation.js"),
-    ),
-    (
-        "/review.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../gui-adapters/web/review.js"),
-    ),
-    (
-        "/favicon.svg",
-        "image/svg+xml",
-        include_str!("../../../gui-adapters/web/favicon.svg"),
-    ),
-];
 
 /// How `ludus web` runs: where it listens, the engine, the first game, and the bounds of
 /// the sessions.
@@ -324,11 +241,11 @@ impl WebServer {
             proto: Proto::Ugi,
         };
         let first_game = match config.game {
-            Some(game) if !games(&info).contains(&game) => {
+            Some(game) if !info.games().contains(&game) => {
                 return Err(format!("the engine does not play {}", game.name()));
             }
             Some(game) => game,
-            None => first_game(&info),
+            None => info.first_game(),
         };
         let hub = Arc::new(Hub::new());
         let bounds = registry::Config {
@@ -374,28 +291,5 @@ impl WebServer {
         self.reaper.stop();
         self.hub.close();
         self.registry.close();
-    }
-}
-
-/// The game a new session plays: Sight if the engine has it, else its first game.
-fn first_game(info: &EngineInfo) -> GameId {
-    let games = games(info);
-    games
-        .iter()
-        .copied()
-        .find(|&g| g == GameId::Sight)
-        .or(games.first().copied())
-        .unwrap_or(GameId::Sight)
-}
-
-/// The games the engine plays: those of its `UCI_Variant` choices that ludus draws.
-fn games(info: &EngineInfo) -> Vec<GameId> {
-    match info.option("UCI_Variant") {
-        Some(option) => option
-            .vars
-            .iter()
-            .filter_map(|v| GameId::from_name(v))
-            .collect(),
-        None => vec![GameId::Sight],
     }
 }

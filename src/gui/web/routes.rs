@@ -7,10 +7,10 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use super::ASSETS;
 use super::access;
 use super::analysis::{self, AnalyseRequest};
 use super::app::App;
+use super::assets::asset;
 use super::error::ApiError;
 use super::events::{self, Follow, Hub};
 use super::http::{self, Request};
@@ -81,7 +81,8 @@ impl Server {
     /// What the new-game dialog offers, and the server's bounds.
     fn setup_json(&self) -> Value {
         let info = self.registry.info();
-        let games: Vec<Value> = super::games(info)
+        let games: Vec<Value> = info
+            .games()
             .into_iter()
             .map(|g| json!({ "name": g.name(), "sides": crate::gui::seat_names(g) }))
             .collect();
@@ -125,8 +126,7 @@ impl Server {
 
     fn get(&self, request: &Request, stream: TcpStream) {
         let path = request.path();
-        let asset = if path == "/" { "/index.html" } else { path };
-        if let Some((_, content_type, text)) = ASSETS.iter().find(|(p, _, _)| *p == asset) {
+        if let Some((content_type, text)) = asset(path) {
             respond(stream, 200, content_type, text);
             return;
         }
