@@ -10,14 +10,10 @@
 use std::time::Duration;
 
 use serde::Deserialize;
-use serde_json::Value;
 
-use crate::client::EngineFailure;
-
-use super::app::{ApiError, App};
-use super::engine::Engine;
-use super::search::{GRACE, Job, JobKind, Task};
-use super::session::position_line;
+use super::error::ApiError;
+use super::job::{JobKind, Tag, Task};
+use super::state::{Change, Reply, State};
 
 /// How many lines the analysis shows (`MultiPV`).
 pub const LINES: u32 = 3;
@@ -34,97 +30,129 @@ pub struct AnalyseRequest {
     pub ply: Option<usize>,
 }
 
-impl App {
-    /// Starts the analysis of the position after `request.ply` moves (stopping one of
-    /// another position), or stops it. Refused (409) while the engine is busy with the game
-    /// and for a position where the game is over (there is nothing to search); 400 for a
-    /// position beyond the last move.
-    pub fn analyse(&self, request: &AnalyseRequest) -> Result<Value, ApiError> {
-        let mut guard = self.lock();
-        let inner = &mut *guard;
-        let s = &mut inner.session;
-        let Some(ply) = request.ply else {
-            s.stop_analysis();
-            return Ok(self.changed(inner));
-        };
-        if ply > s.moves.len() {
-            return Err(ApiError::new(
-                400,
-                format!(
-                    "ply {ply}: the game has {} moves, so a position is 0 to {0} moves in",
-                    s.moves.len()
-                ),
-            ));
-        }
-        if s.analysing == Some(ply) {
-            return Ok(self.state_json(&inner.session));
-        }
-        if ply == s.moves.len() && s.snap.gameover {
-            return Err(ApiError::new(
-                409,
-                "the game is over in this position: there is nothing to search",
-            ));
-        }
-        if !s.engine_free() {
-            let why = if s.reviewing() {
-                "a game review is running: analysis waits for its end"
-            } else if s.hinting {
-                "a hint search is running: analysis waits for its end"
-            } else {
-                "the engine is to move: analysis waits until it has moved (or pause the game)"
-            };
-            return Err(ApiError::new(409, why));
-        }
+/// Starts the analysis of the position after `request.ply` moves (stopping one of another
+/// position), or stops it. Refused (409) while the engine is busy with the game and for a
+/// position where the game is over (there is nothing to search); 400 for a position beyond
+/// the last move. Asking again for the position analysed changes nothing.
+pub fn analyse(state: &mut State, request: &AnalyseRequest) -> Reply {
+    let s = &mut state.session;
+    let Some(ply) = request.ply else {
         s.stop_analysis();
-        s.analysis_gen += 1;
-        s.analysing = Some(ply);
-        let job = Job {
-            kind: JobKind::Analysis,
-            number: s.analysis_gen,
-            ply,
-            p1: s.p1_to_move(ply),
-            setup: self.setup(&s.settings, None),
-            position: position_line(&s.start, s.moves[..ply].iter().map(|m| m.text.as_str())),
-            task: Task::Infinite,
+        return Ok(Change::Changed);
+    };
+    if ply > s.moves.len() {
+        return Err(ApiError::bad(format!(
+            "ply {ply}: the game has {} moves, so a position is 0 to {0} moves in",
+            s.moves.len()
+        )));
+    }
+    if s.analysing == Some(ply) {
+        return Ok(Change::Unchanged);
+    }
+    if ply == s.moves.len() && s.snap.gameover {
+        return Err(ApiError::conflict(
+            "the game is over in this position: there is nothing to search",
+        ));
+    }
+    if !s.engine_free() {
+        let why = if s.reviewing() {
+            "a game review is running: analysis waits for its end"
+        } else if s.hinting {
+            "a hint search is running: analysis waits for its end"
+        } else {
+            "the engine is to move: analysis waits until it has moved (or pause the game)"
         };
-        if !self.submit(job) {
-            s.analysing = None;
-            return Err(ApiError::new(500, "the search worker has stopped"));
-        }
-        Ok(self.changed(inner))
+        return Err(ApiError::conflict(why));
     }
-
-    /// Takes the end of an analysis: one stopped by the page or by a change of the game is
-    /// already forgotten; one that ended by itself ([`LIMIT`], or an engine failure) is
-    /// marked off so the page sees it.
-    pub fn analysis_done(&self, job: &Job, result: Result<(), String>) {
-        let mut guard = self.lock();
-        let inner = &mut *guard;
-        let s = &mut inner.session;
-        if inner.closed || s.analysing != Some(job.ply) || s.analysis_gen != job.number {
-            return;
-        }
-        s.stop_analysis();
-        if let Err(e) = result {
-            s.error = Some(format!("the engine failed: {e}"));
-        }
-        self.changed(inner);
+    s.stop_analysis();
+    s.analysis_gen += 1;
+    s.analysing = Some(ply);
+    let task = Task::Infinite {
+        lines: LINES,
+        limit: LIMIT,
+    };
+    if !state.search(JobKind::Analysis, ply, task) {
+        state.session.analysing = None;
+        return Err(ApiError::new(500, "the search worker has stopped"));
     }
+    Ok(Change::Changed)
 }
 
-/// The worker's side: `go infinite` on the job's position, every `info` line to the pages,
-/// `stop` once the analysis is no longer wanted or has run for [`LIMIT`]. A finished game's
-/// `bestmove (none)` is no failure.
-pub fn search(engine: &mut Engine, app: &App, job: &Job) -> Result<(), String> {
-    let result = engine.go_until(
-        &job.position,
-        "infinite",
-        &mut |elapsed| elapsed >= LIMIT || !app.is_current(job),
-        GRACE,
-        &mut |line| app.publish_info(job, line),
-    );
-    match result {
-        Ok(_) | Err(EngineFailure::BadOutput(_)) => Ok(()),
-        Err(e) => Err(e.to_string()),
+/// Takes the end of analysis `tag`: one stopped by the page or by a change of the game is
+/// already forgotten ([`Change::Unchanged`]); one that ended by itself ([`LIMIT`], or an
+/// engine failure) is marked off so the page sees it.
+pub fn ended(state: &mut State, tag: Tag, result: Result<(), String>) -> Change {
+    let s = &mut state.session;
+    if state.closed || s.analysing != Some(tag.ply) || s.analysis_gen != tag.number {
+        return Change::Unchanged;
+    }
+    s.stop_analysis();
+    if let Err(e) = result {
+        s.error = Some(format!("the engine failed: {e}"));
+    }
+    Change::Changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gui::web::session::Played;
+    use crate::gui::web::state::test_state;
+
+    #[test]
+    fn an_analysis_is_queued_for_the_worker_and_stopped_by_the_page() {
+        let (mut state, queue, wanted) = test_state();
+        state.session.push(Played::new("c3", true));
+        let at = |ply| AnalyseRequest { ply: Some(ply) };
+        assert_eq!(analyse(&mut state, &at(2)).map_err(|e| e.status), Err(400));
+        assert_eq!(analyse(&mut state, &at(1)), Ok(Change::Changed));
+        let job = queue.try_recv().expect("a job for the worker");
+        assert_eq!(job.tag.kind, JobKind::Analysis);
+        assert_eq!(job.position, "position startpos moves c3");
+        assert_eq!(
+            job.task,
+            Task::Infinite {
+                lines: LINES,
+                limit: LIMIT
+            }
+        );
+        assert!(wanted.wants(&job.tag), "wanted before it is queued");
+        assert_eq!(analyse(&mut state, &at(1)), Ok(Change::Unchanged));
+        assert!(
+            queue.try_recv().is_err(),
+            "the same position: no new search"
+        );
+
+        assert_eq!(
+            analyse(&mut state, &AnalyseRequest { ply: None }),
+            Ok(Change::Changed)
+        );
+        state.update_wanted();
+        assert!(!wanted.wants(&job.tag), "the worker stops it");
+        let stale = ended(&mut state, job.tag, Err("gone".into()));
+        assert_eq!(stale, Change::Unchanged);
+        assert_eq!(
+            state.session.error, None,
+            "a stopped search's end is ignored"
+        );
+    }
+
+    #[test]
+    fn an_analysis_that_ends_by_itself_is_marked_off() {
+        let (mut state, queue, _) = test_state();
+        assert_eq!(
+            analyse(&mut state, &AnalyseRequest { ply: Some(0) }),
+            Ok(Change::Changed)
+        );
+        let job = queue.try_recv().expect("a job for the worker");
+        assert_eq!(
+            ended(&mut state, job.tag, Err("crashed".into())),
+            Change::Changed
+        );
+        assert_eq!(state.session.analysing, None);
+        assert_eq!(
+            state.session.error.as_deref(),
+            Some("the engine failed: crashed")
+        );
     }
 }

@@ -1,111 +1,121 @@
-//! One session's state (a browser tab's game; the sessions are kept in
-//! [`super::registry`]): the game on the page, the engine that answers its questions (the
-//! "query engine", used under the lock for quick `position` + `query` exchanges), the search
-//! worker that plays the engine's moves and hints (see [`super::search`]), and where its
-//! events go. The page's actions are in [`super::actions`].
+//! One session (a browser tab's game; the sessions are kept in [`super::registry`]): its
+//! [`State`] under a lock, where its events go, and the wiring between them. The page's
+//! actions are functions over the state in [`super::moves`], [`super::new_game`],
+//! [`super::analysis`] and [`super::review`]; [`App::act`] runs one under the lock and sends
+//! the new state to the pages. The session's search worker ([`super::search`]) reports on a
+//! channel that one thread of the session drains ([`App::apply`]), in the order the worker
+//! reports; the worker learns which of its jobs are still wanted from [`Wanted`], updated
+//! whenever the lock is let go.
 
+use std::ops::{Deref, DerefMut};
 use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
 
-use crossbeam_channel::Sender;
-use serde_json::{Map, Value, json};
+use crossbeam_channel::Receiver;
+use serde_json::{Value, json};
 
-use crate::client::{Answer, EngineCommand, Info, QueryError};
+use crate::client::EngineCommand;
 
-use super::board::redraw;
-use super::engine::Engine;
-use super::review::review_json;
-
+use super::analysis;
+use super::board::view_request;
+use super::error::ApiError;
 use super::events::{Hub, info_json};
+use super::export::record_text;
+use super::job::{JobKind, Tag, Wanted, WorkerEvent};
+use super::moves;
+use super::page::{player_names, reason, state_json};
 use super::probe::EngineInfo;
-use super::query::{EngineSetup, QUERY_TIMEOUT, configure};
-use super::search::{Job, JobKind, Task};
-use super::session::{Hint, Played, Seat, Session, Settings};
-use crate::gui::reason::{Ending, describe};
-use crate::gui::{result_text, seat_names};
-
-/// How long an engine may take to start and finish its handshake.
-pub const START_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// An action the page asked for that cannot be done, with the HTTP status to answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ApiError {
-    /// 400 for a bad request, 409 for one that does not fit the game's state, 500 for an
-    /// engine failure.
-    pub status: u16,
-    /// What to tell the person.
-    pub message: String,
-}
-
-impl ApiError {
-    /// An error with `status` and `message`.
-    pub fn new(status: u16, message: impl Into<String>) -> ApiError {
-        ApiError {
-            status,
-            message: message.into(),
-        }
-    }
-}
+use super::review;
+use super::search;
+use super::state::{Change, Reply, State};
 
 /// Most client ids (browsers) a session sends its events to; the oldest is forgotten first.
 const MAX_CLIENTS: usize = 8;
 
-/// The state guarded by the lock.
-pub struct Inner {
-    /// The game.
-    pub session: Session,
-    /// The query engine, started on first use and after a failure.
-    pub engine: Option<Engine>,
-    /// Whether the session has ended: no engine is started any more.
-    pub closed: bool,
-}
-
-/// One session: its game, shared by the request threads and its search worker.
+/// One session: its state, shared by the request threads and the thread that takes its
+/// search worker's reports.
 pub struct App {
     /// The session's id.
     pub id: String,
-    /// What the engine said about itself.
-    pub info: Arc<EngineInfo>,
-    /// How to start the engine.
-    pub command: EngineCommand,
-    /// The server's count of running engine processes.
-    pub engines: Arc<AtomicUsize>,
-    /// The game and the query engine.
-    pub inner: Mutex<Inner>,
-    /// The server's event streams.
-    pub hub: Arc<Hub>,
+    state: Mutex<State>,
+    hub: Arc<Hub>,
     /// The client ids (browsers) that get this session's events, most recent last.
-    pub clients: Mutex<Vec<String>>,
-    /// The search worker's queue; `None` after shutdown.
-    pub jobs: Mutex<Option<Sender<Job>>>,
+    clients: Mutex<Vec<String>>,
+}
+
+/// The lock on a session's state; letting it go tells the search worker which searches
+/// are still wanted.
+struct Locked<'a>(MutexGuard<'a, State>);
+
+impl Drop for Locked<'_> {
+    fn drop(&mut self) {
+        self.0.update_wanted();
+    }
+}
+
+impl Deref for Locked<'_> {
+    type Target = State;
+    fn deref(&self) -> &State {
+        &self.0
+    }
+}
+
+impl DerefMut for Locked<'_> {
+    fn deref_mut(&mut self) -> &mut State {
+        &mut self.0
+    }
 }
 
 impl App {
-    /// Session `id` with the default game (Sight, person against engine), before any engine
-    /// runs; its events go to `hub`, its engines are counted in `engines`.
-    pub fn new(
+    /// Starts session `id` with the default game (Sight, person against engine), before any
+    /// engine runs, and its search worker; its events go to `hub`, its engines are counted
+    /// in `engines`.
+    pub fn start(
         id: String,
         info: Arc<EngineInfo>,
         command: EngineCommand,
         hub: Arc<Hub>,
         engines: Arc<AtomicUsize>,
-        jobs: Sender<Job>,
-    ) -> App {
-        App {
-            id,
+    ) -> std::io::Result<Arc<App>> {
+        let (jobs, queue) = crossbeam_channel::unbounded();
+        let (reports, reported) = crossbeam_channel::unbounded();
+        let wanted = Arc::new(Wanted::default());
+        let state = State::new(
             info,
-            command,
-            engines,
-            inner: Mutex::new(Inner {
-                session: Session::new(Settings::default()),
-                engine: None,
-                closed: false,
-            }),
+            command.clone(),
+            Arc::clone(&engines),
+            jobs,
+            Arc::clone(&wanted),
+        );
+        let app = Arc::new(App {
+            id,
+            state: Mutex::new(state),
             hub,
             clients: Mutex::new(Vec::new()),
-            jobs: Mutex::new(Some(jobs)),
-        }
+        });
+        let short = app.id.get(..8).unwrap_or_default().to_string();
+        // The reports' reader first: it ends by itself when the worker does, or fails to
+        // start (its end of the channel then closes).
+        App::listen(Arc::clone(&app), reported, format!("web-session-{short}"))?;
+        search::spawn(
+            format!("web-search-{short}"),
+            command,
+            engines,
+            wanted,
+            queue,
+            reports,
+        )?;
+        Ok(app)
+    }
+
+    /// Takes the worker's reports on a thread of their own until the worker ends.
+    fn listen(app: Arc<App>, reported: Receiver<WorkerEvent>, name: String) -> std::io::Result<()> {
+        std::thread::Builder::new().name(name).spawn(move || {
+            for event in reported.iter() {
+                app.apply(event);
+            }
+        })?;
+        Ok(())
     }
 
     /// Sends this session's events to browser `client` too (it is the most recent).
@@ -128,7 +138,7 @@ impl App {
     }
 
     /// Sends one event of this session to the streams that follow it.
-    pub fn publish(&self, name: &str, data: &Value) {
+    fn publish(&self, name: &str, data: &Value) {
         let clients = self
             .clients
             .lock()
@@ -137,329 +147,104 @@ impl App {
         self.hub.publish(&self.id, &clients, name, data);
     }
 
-    /// The lock on the game (a poisoned lock is taken over: the state is always consistent
+    /// The lock on the state (a poisoned lock is taken over: the state is always consistent
     /// between statements that could panic).
-    pub fn lock(&self) -> MutexGuard<'_, Inner> {
-        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    fn lock(&self) -> Locked<'_> {
+        Locked(self.state.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
-    /// The engine settings of the session's game; `level` for the searching engine (`None`: the
-    /// engine's default level, what hints, analysis and reviews search at).
-    pub fn setup(&self, settings: &Settings, level: Option<String>) -> EngineSetup {
-        EngineSetup {
-            variant: self
-                .info
-                .option("UCI_Variant")
-                .map(|_| settings.game.name().to_string()),
-            options: settings.options.clone(),
-            level: self
-                .info
-                .option("Level")
-                .map(|o| level.unwrap_or_else(|| o.default.clone())),
+    /// The state as the page shows it.
+    fn state_json(&self, state: &State) -> Value {
+        state_json(&self.id, state.info(), &state.session)
+    }
+
+    /// Marks a change: a new sequence number, and the state sent to every page.
+    fn changed(&self, state: &mut State) -> Value {
+        state.session.seq += 1;
+        let json = self.state_json(state);
+        self.publish("state", &json);
+        json
+    }
+
+    /// Runs one of the page's actions on the state, under the lock, and answers the state
+    /// after it (sent to every page as well when it changed).
+    pub fn act(&self, action: impl FnOnce(&mut State) -> Reply) -> Result<Value, ApiError> {
+        let mut state = self.lock();
+        match action(&mut state)? {
+            Change::Changed => Ok(self.changed(&mut state)),
+            Change::Unchanged => Ok(self.state_json(&state)),
         }
     }
 
-    /// Starts the query engine if it is not running, set up for the session's game.
-    pub fn ensure_engine(&self, inner: &mut Inner) -> Result<(), ApiError> {
-        if inner.engine.is_some() {
-            return Ok(());
-        }
-        if inner.closed {
-            return Err(ApiError::new(404, "this session has ended"));
-        }
-        let fail = |e: String| ApiError::new(500, format!("the engine failed: {e}"));
-        let mut engine =
-            Engine::start(&self.command, &self.engines).map_err(|e| fail(e.to_string()))?;
-        let setup = self.setup(&inner.session.settings, None);
-        configure(&mut engine, &setup).map_err(|e| fail(e.to_string()))?;
-        inner.engine = Some(engine);
-        Ok(())
+    /// The current state.
+    pub fn state(&self) -> Value {
+        self.state_json(&self.lock())
     }
 
-    /// Asks the query engine for the current position's state (restarting it once if it
-    /// failed), keeps it as the position after the last move, and redraws the board.
-    pub fn refresh(&self, inner: &mut Inner) -> Result<(), ApiError> {
-        let line = inner.session.position_line();
-        let mut last = String::new();
-        for _ in 0..2 {
-            self.ensure_engine(inner)?;
-            let Some(engine) = inner.engine.as_mut() else {
-                continue;
-            };
-            match engine.snapshot(&line, QUERY_TIMEOUT) {
-                Ok(snap) => {
-                    let s = &mut inner.session;
-                    if let Some(last) = s.moves.last_mut()
-                        && last.fen != snap.fen
-                    {
-                        last.fen = snap.fen.clone();
-                        last.shown.clear();
+    /// `GET /api/view?ply=N`: the position after N moves; 400 for a missing or bad N.
+    pub fn view(&self, ply: Option<&str>) -> Result<Value, ApiError> {
+        view_request(&self.lock().session, ply)
+    }
+
+    /// The game in the referee's record format.
+    pub fn export(&self) -> String {
+        let state = self.lock();
+        let (info, s) = (state.info(), &state.session);
+        let names = player_names(info, &s.settings);
+        record_text(s, [&names[0], &names[1]], &reason(info, s))
+    }
+
+    /// Takes one report of the search worker: an `info` line goes to the pages as it is, a
+    /// review's answer is kept and its progress sent, and the end of a search is taken by
+    /// the feature that asked for it (which ignores those of cancelled searches).
+    fn apply(&self, event: WorkerEvent) {
+        match event {
+            WorkerEvent::Info { tag, info } => self.publish_info(tag, &info),
+            WorkerEvent::Reviewed { tag, answer } => {
+                let progress = review::reviewed(&mut self.lock(), tag, answer);
+                if let Some(mut progress) = progress {
+                    if let Some(map) = progress.as_object_mut() {
+                        map.insert("session".into(), json!(self.id));
                     }
-                    s.snap = snap;
-                    redraw(s);
-                    s.turn_started = Instant::now();
-                    if s.hint.as_ref().is_some_and(|h| h.ply != s.moves.len()) {
-                        s.hint = None;
-                    }
-                    return Ok(());
+                    self.publish("review", &progress);
                 }
-                Err(QueryError::Rejected) => {
-                    return Err(ApiError::new(
-                        409,
-                        format!("the engine refused the position ({line})"),
-                    ));
+            }
+            WorkerEvent::Answered { tag, result } => {
+                let mut state = self.lock();
+                if moves::answered(&mut state, tag, result) == Change::Changed {
+                    self.changed(&mut state);
                 }
-                Err(QueryError::Engine(e)) => {
-                    inner.engine = None;
-                    last = e;
+            }
+            WorkerEvent::Ended { tag, result } => {
+                let mut state = self.lock();
+                let change = match tag.kind {
+                    JobKind::Analysis => analysis::ended(&mut state, tag, result),
+                    JobKind::Review => review::ended(&mut state, tag, result),
+                    JobKind::Move | JobKind::Hint => Change::Unchanged,
+                };
+                if change == Change::Changed {
+                    self.changed(&mut state);
                 }
             }
         }
-        Err(ApiError::new(500, format!("the engine failed: {last}")))
     }
 
-    /// Asks the search worker for an engine move if the engine is to move.
-    pub fn schedule(&self, inner: &mut Inner) {
-        let s = &mut inner.session;
-        if !s.engine_should_move() {
-            return;
-        }
-        // The engine's move comes first: the analysis mode and a review give way.
-        s.stop_analysis();
-        s.stop_review();
-        s.search_gen += 1;
-        s.thinking = true;
-        let job = Job {
-            kind: JobKind::Move,
-            number: s.search_gen,
-            ply: s.moves.len(),
-            p1: s.snap.p1turn,
-            setup: self.setup(&s.settings, s.settings.level.clone()),
-            position: s.position_line(),
-            task: Task::Timed(s.settings.movetime),
-        };
-        if !self.submit(job) {
-            s.thinking = false;
-            s.error = Some("the search worker has stopped".into());
-        }
-    }
-
-    /// Hands a job to the search worker; false once it is gone.
-    pub fn submit(&self, job: Job) -> bool {
-        let jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
-        jobs.as_ref().is_some_and(|tx| tx.send(job).is_ok())
-    }
-
-    /// Whether `job` is still wanted (the worker skips stale jobs).
-    pub fn is_current(&self, job: &Job) -> bool {
-        let s = &self.lock().session;
-        match job.kind {
-            JobKind::Move => s.thinking && job.number == s.search_gen,
-            JobKind::Hint => s.hinting && job.number == s.hint_gen,
-            JobKind::Analysis => s.analysing == Some(job.ply) && job.number == s.analysis_gen,
-            JobKind::Review => s
-                .review
-                .as_ref()
-                .is_some_and(|r| r.running && r.number == job.number),
-        }
-    }
-
-    /// Streams one engine `info` line to the pages.
-    pub fn publish_info(&self, job: &Job, info: &Info) {
+    /// Streams one engine `info` line of search `tag` to the pages.
+    fn publish_info(&self, tag: Tag, info: &crate::client::Info) {
         let mut info = info_json(info);
         if let Some(map) = info.as_object_mut() {
-            map.insert("kind".into(), json!(job.kind.name()));
-            map.insert("ply".into(), json!(job.ply));
-            map.insert("p1".into(), json!(job.p1));
+            map.insert("kind".into(), json!(tag.kind.name()));
+            map.insert("ply".into(), json!(tag.ply));
+            map.insert("p1".into(), json!(tag.p1));
             map.insert("session".into(), json!(self.id));
         }
         self.publish("info", &info);
     }
 
-    /// Takes a search's answer: plays an engine move, or keeps a hint. Results of searches
-    /// that were cancelled or whose position is gone are ignored.
-    pub fn search_done(&self, job: &Job, result: Result<Answer, String>) {
-        let mut guard = self.lock();
-        let inner = &mut *guard;
-        if inner.closed {
-            return;
-        }
-        let s = &mut inner.session;
-        match job.kind {
-            JobKind::Move => {
-                if !s.thinking || job.number != s.search_gen {
-                    return;
-                }
-                s.thinking = false;
-                match result {
-                    Ok(answer) if job.ply == s.moves.len() && s.snap.legal.contains(&answer.mv) => {
-                        let by_p1 = s.snap.p1turn;
-                        s.push(Played {
-                            score: answer.score,
-                            depth: answer.depth,
-                            time_ms: answer.elapsed_ms,
-                            ..Played::new(answer.mv, by_p1)
-                        });
-                        s.hint = None;
-                        match self.refresh(inner) {
-                            Ok(()) => self.schedule(inner),
-                            Err(e) => inner.session.error = Some(e.message),
-                        }
-                    }
-                    Ok(answer) => {
-                        s.error = Some(format!(
-                            "the engine answered {}, which is not a legal move here",
-                            answer.mv
-                        ));
-                        s.paused = true;
-                    }
-                    Err(e) => {
-                        s.error = Some(format!("the engine failed: {e}"));
-                        s.paused = true;
-                    }
-                }
-            }
-            JobKind::Hint => {
-                if !s.hinting || job.number != s.hint_gen {
-                    return;
-                }
-                s.hinting = false;
-                match result {
-                    Ok(answer) if job.ply == s.moves.len() => {
-                        s.hint = Some(Hint {
-                            mv: answer.mv,
-                            ply: job.ply,
-                        });
-                    }
-                    Ok(_) => {}
-                    Err(e) => s.error = Some(format!("the engine failed: {e}")),
-                }
-            }
-            // Their ends are taken by analysis_done and review_done.
-            JobKind::Analysis | JobKind::Review => return,
-        }
-        self.changed(inner);
-    }
-
-    /// Marks a change: a new sequence number, and the state sent to every page.
-    pub fn changed(&self, inner: &mut Inner) -> Value {
-        inner.session.seq += 1;
-        let state = self.state_json(&inner.session);
-        self.publish("state", &state);
-        state
-    }
-
-    /// The players' names: `human`, or the engine's name with its level.
-    pub fn player_names(&self, settings: &Settings) -> [String; 2] {
-        settings.mode.seats().map(|seat| match seat {
-            Seat::Human => "human".to_string(),
-            Seat::Engine => match &settings.level {
-                Some(level) => format!("{} ({level})", self.info.name),
-                None => self.info.name.clone(),
-            },
-        })
-    }
-
-    /// The banner text of a finished game, empty while it goes on.
-    pub fn reason(&self, s: &Session) -> String {
-        if let Some(p1) = s.resigned {
-            let names = seat_names(s.settings.game);
-            let loser = names[usize::from(!p1)];
-            return format!(
-                "{}: {loser} resigns",
-                result_text(s.settings.game, s.result())
-            );
-        }
-        if !s.snap.gameover {
-            return String::new();
-        }
-        let ply_cap = s
-            .settings
-            .options
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case("Tactigon_PlyCap"))
-            .map(|(_, v)| v.as_str())
-            .or_else(|| {
-                self.info
-                    .option("Tactigon_PlyCap")
-                    .map(|o| o.default.as_str())
-            })
-            .and_then(|v| v.parse().ok());
-        describe(&Ending {
-            game: s.settings.game,
-            fen: &s.snap.fen,
-            result: &s.snap.result,
-            p1turn: s.snap.p1turn,
-            no_moves: s.snap.legal.is_empty(),
-            ply_cap,
-        })
-    }
-
-    /// Everything the page shows, as JSON.
-    pub fn state_json(&self, s: &Session) -> Value {
-        let st = &s.settings;
-        let options: Map<String, Value> = st
-            .options
-            .iter()
-            .map(|(n, v)| (n.clone(), json!(v)))
-            .collect();
-        let moves: Vec<&str> = s.moves.iter().map(|m| m.text.as_str()).collect();
-        let shown: Vec<&str> = s.moves.iter().map(|m| m.shown.as_str()).collect();
-        let seats = st.mode.seats().map(|seat| seat == Seat::Human);
-        let mut state = json!({
-            "session": self.id,
-            "seq": s.seq,
-            "game": st.game.name(),
-            "sides": seat_names(st.game),
-            "options": options,
-            "mode": st.mode.code(),
-            "humans": seats,
-            "level": st.level,
-            "movetime": st.movetime,
-            "engine": self.info.name,
-            "players": self.player_names(st),
-            "start": s.start,
-            "start_fen": s.start_fen,
-            "position": s.position_line().trim_start_matches("position ").to_string(),
-            "moves": moves,
-            "moves_shown": shown,
-            "redo": s.redo.len(),
-            "fen": s.snap.fen,
-            "legal": s.snap.legal,
-            "p1turn": s.snap.p1turn,
-            "gameover": s.gameover(),
-            "result": s.result(),
-            "reason": self.reason(s),
-            "resigned": s.resigned.map(|p1| if p1 { "p1" } else { "p2" }),
-            "can_resign": !s.gameover() && s.person_against_engine().is_some(),
-            "human_to_move": s.human_to_move(),
-            "thinking": s.thinking,
-            "hinting": s.hinting,
-            "hint": s.hint.as_ref().map(|h| h.mv.clone()),
-            "paused": s.paused,
-            "error": s.error,
-            "analysis": s.analysing,
-            "can_analyse": s.engine_free(),
-            "review": review_json(s),
-        });
-        if let Some(map) = state.as_object_mut() {
-            for (name, value) in s.board.fields() {
-                map.insert(name.into(), value);
-            }
-        }
-        state
-    }
-
     /// Ends the session: closes the worker's queue (it quits its engine once a search in
     /// flight is over) and quits the query engine; no engine is started for it again.
     pub fn shutdown(&self) {
-        self.jobs.lock().unwrap_or_else(|e| e.into_inner()).take();
-        let engine = {
-            let mut inner = self.lock();
-            inner.closed = true;
-            inner.session.cancel_searches();
-            inner.engine.take()
-        };
+        let engine = self.lock().close();
         if let Some(engine) = engine {
             engine.quit();
         }

@@ -13,38 +13,10 @@ use crate::game::GameId;
 use crate::gui::happened::{alert, lost_pieces, move_text};
 use crate::gui::svg::{LastMove, View, board_svg_view};
 
-use super::app::{ApiError, App};
+use super::error::ApiError;
 use super::isaac::isaac_state;
-use super::session::{Session, Settings};
-
-/// The board as the page shows it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Board {
-    /// The drawing seen from player one's side.
-    pub svg: String,
-    /// The drawing seen from player two's side.
-    pub svg_flipped: String,
-    /// Tactigon: the kinds of pieces each side has lost since the start (player one's first).
-    pub lost: Option<[Vec<&'static str>; 2]>,
-    /// A warning for the side to move, e.g. the opponent's gold pair.
-    pub alert: Option<String>,
-    /// Isaac: the panel's figures and what each removal would do (`null` for other games).
-    pub isaac: Option<Value>,
-}
-
-impl Board {
-    /// The JSON fields of the board in the page's state: `svg`, `svg_flipped`, `lost`, `alert`,
-    /// `isaac`.
-    pub fn fields(&self) -> [(&'static str, Value); 5] {
-        [
-            ("svg", json!(self.svg)),
-            ("svg_flipped", json!(self.svg_flipped)),
-            ("lost", json!(self.lost)),
-            ("alert", json!(self.alert)),
-            ("isaac", json!(self.isaac)),
-        ]
-    }
-}
+use super::session::{Board, Session};
+use super::settings::Settings;
 
 /// Redraws the board of `session`'s current position (`session.snap.fen`, the last move's
 /// `fen` already set), and works out how the list shows each move not yet shown.
@@ -134,21 +106,16 @@ pub fn view(session: &Session, ply: usize) -> Result<Value, String> {
     }))
 }
 
-impl App {
-    /// `GET /api/view?ply=N`: the position after N moves ([`view`]); 400 for a missing or
-    /// bad N.
-    pub fn view(&self, ply: Option<&str>) -> Result<Value, ApiError> {
-        let inner = self.lock();
-        let s = &inner.session;
-        let count = s.moves.len();
-        let ply = ply.and_then(|p| p.parse::<usize>().ok()).ok_or_else(|| {
-            ApiError::new(
-                400,
-                format!("ply= must be a number of moves from the start: 0 to {count}"),
-            )
-        })?;
-        view(s, ply).map_err(|e| ApiError::new(400, e))
-    }
+/// `GET /api/view?ply=N` with `ply` the parameter as sent: the position after N moves
+/// ([`view`]); 400 for a missing or bad N.
+pub fn view_request(session: &Session, ply: Option<&str>) -> Result<Value, ApiError> {
+    let count = session.moves.len();
+    let ply = ply.and_then(|p| p.parse::<usize>().ok()).ok_or_else(|| {
+        ApiError::bad(format!(
+            "ply= must be a number of moves from the start: 0 to {count}"
+        ))
+    })?;
+    view(session, ply).map_err(ApiError::bad)
 }
 
 /// The rule options the drawing knows (an engine may have more than ludus's rules).
@@ -180,7 +147,8 @@ fn error_svg(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gui::web::session::{Mode, Played};
+    use crate::gui::web::session::Played;
+    use crate::gui::web::settings::Mode;
 
     /// A Tactigon session of two people at docs/rules/tactigon.md TV5 after `d10-d12` (the circle takes the square).
     fn tv5() -> Session {

@@ -4,10 +4,12 @@
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use crate::client::{EngineCommand, EngineFailure, EngineProcess};
 
-use super::app::START_TIMEOUT;
+/// How long an engine may take to start and finish its handshake.
+pub const START_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// An engine process, counted in the server's tally of running engines while it lives.
 pub struct Engine {

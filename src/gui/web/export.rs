@@ -6,7 +6,8 @@ use crate::record::format_record;
 use crate::record::game::{GameRecord, GameResult, MoveRecord, Termination};
 use crate::record::today;
 
-use super::session::{Seat, Session};
+use super::session::Session;
+use super::settings::Seat;
 
 /// The record of `session`, with `names` as the players' names and `reason` as the comment
 /// saying how the game ended.
@@ -81,7 +82,8 @@ pub fn record_text(session: &Session, names: [&str; 2], reason: &str) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gui::web::session::{Mode, Played, Settings};
+    use crate::gui::web::session::Played;
+    use crate::gui::web::settings::{Mode, Settings};
 
     #[test]
     fn a_game_in_progress_is_written_with_the_result_star() {

@@ -11,7 +11,7 @@
 //! Every browser tab plays its own game: a *session* (`registry.rs`), made by the server
 //! under a random 128-bit id (32 hex digits, from the system's random source), with its own
 //! game, its own engine processes — a query engine, and a search engine once it searches —
-//! and its own search worker (`app.rs`, `search.rs`). The page keeps the id in its URL
+//! and its own search worker (`app.rs`, `search.rs`; see *The code* below). The page keeps the id in its URL
 //! (`/?s=ID`, with `history.replaceState`), so a reload or a copied link shows the same game.
 //! Every API request names its session with the query parameter `s=ID`; the page also sends
 //! `c=` (its browser's id, random, kept in `localStorage`) and `t=` (the tab's id, random per
@@ -94,18 +94,45 @@
 //! (`http.rs`). The event stream, once open, is not limited in time. Routing is in
 //! `routes.rs`.
 //!
+//! # The code
+//!
+//! Layered as the engine side of ludus is: no file imports one above it.
+//!
+//! - At the bottom, what every layer uses: `error.rs` (the API's errors), `engine.rs` (a
+//!   counted engine process), `query.rs` (quick questions to an engine), `probe.rs` (what
+//!   the engine offers), `settings.rs` (how a game is played), `session.rs` (the game on the
+//!   page), `board.rs`, `isaac.rs` (what the page is shown of a position).
+//! - `job.rs`: what a session and its search worker say to each other. The session sends
+//!   jobs; the worker (`search.rs`) knows nothing of the session: it reports every `info`
+//!   line, review answer and end of a search on a channel, and reads which jobs are still
+//!   wanted from numbers the session updates whenever its lock is let go (a job no longer
+//!   wanted is skipped, and an analysis or a review stops).
+//! - `state.rs`: a session's state under its lock, with its query engine and the worker's
+//!   queue. The features are functions over it: `moves.rs` (moves, engine moves, hints,
+//!   undo, pause, resign), `new_game.rs` (a new game, a pasted position), `analysis.rs`,
+//!   `review.rs`; `page.rs` and `export.rs` say what the page shows and exports.
+//! - `app.rs`: one session — the lock, its events to the pages (`events.rs`), and the thread
+//!   that takes its worker's reports; `registry.rs` keeps the sessions, `routes.rs` answers
+//!   the requests (the page's own files are in `assets.rs`), `server.rs`, `http.rs` and
+//!   `access.rs` carry them.
+//!
 //! [`EngineProcess::quit`]: crate::client::EngineProcess::quit
 
 mod access;
-mod actions;
 mod analysis;
 mod app;
+mod assets;
 mod board;
 mod engine;
+mod error;
 mod events;
 mod export;
 mod http;
 mod isaac;
+mod job;
+mod moves;
+mod new_game;
+mod page;
 mod probe;
 mod query;
 mod registry;
@@ -114,6 +141,8 @@ mod routes;
 mod search;
 mod server;
 mod session;
+mod settings;
+mod state;
 
 use std::io::Write;
 use std::net::SocketAddr;
@@ -124,96 +153,11 @@ use std::time::Duration;
 use crate::client::{EngineCommand, Proto};
 use crate::game::GameId;
 
-use app::START_TIMEOUT;
+use engine::START_TIMEOUT;
 use events::Hub;
-use probe::EngineInfo;
 use registry::{Reaper, Registry};
 use routes::Server;
 use server::Listener;
-
-/// The page's files, built into the binary: path, content type, text.
-const ASSETS: [(&str, &str, &str); 16] = [
-    (
-        "/index.html",
-        "text/html; charset=utf-8",
-        include_str!("../../../gui-adapters/web/index.html"),
-    ),
-    (
-        "/style.css",
-        "text/css; charset=utf-8",
-        include_str!("../../../gui-adapters/web/style.css"),
-    ),
-    (
-        "/app.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../gui-adapters/web/app.js"),
-    ),
-    (
-        "/moves.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../gui-adapters/web/moves.js"),
-    ),
-    (
-        "/dialog.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../gui-adapters/web/dialog.js"),
-    ),
-    (
-        "/analysis.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../gui-adapters/web/analysis.js"),
-    ),
-    (
-        "/session.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../gui-adapters/web/session.js"),
-    ),
-    (
-        "/board.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../gui-adapters/web/board.js"),
-    ),
-    (
-        "/prefs.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../gui-adapters/web/prefs.js"),
-    ),
-    (
-        "/isaac.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../gui-adapters/web/isaac.js"),
-    ),
-    (
-        "/isaac-ui.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../gui-adapters/web/isaac-ui.js"),
-    ),
-    (
-        "/isaac.css",
-        "text/css; charset=utf-8",
-        include_str!("../../../gui-adapters/web/isaac.css"),
-    ),
-    (
-        "/navigate.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../gui-adapters/web/navigate.js"),
-    ),
-    (
-        "/evaluation.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../gui-adapters/web/evaluation.js"),
-    ),
-    (
-        "/review.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../gui-adapters/web/review.js"),
-    ),
-    (
-        "/favicon.svg",
-        "image/svg+xml",
-        include_str!("../../../gui-adapters/web/favicon.svg"),
-    ),
-];
 
 /// How `ludus web` runs: where it listens, the engine, the first game, and the bounds of
 /// the sessions.
@@ -297,11 +241,11 @@ impl WebServer {
             proto: Proto::Ugi,
         };
         let first_game = match config.game {
-            Some(game) if !games(&info).contains(&game) => {
+            Some(game) if !info.games().contains(&game) => {
                 return Err(format!("the engine does not play {}", game.name()));
             }
             Some(game) => game,
-            None => first_game(&info),
+            None => info.first_game(),
         };
         let hub = Arc::new(Hub::new());
         let bounds = registry::Config {
@@ -347,28 +291,5 @@ impl WebServer {
         self.reaper.stop();
         self.hub.close();
         self.registry.close();
-    }
-}
-
-/// The game a new session plays: Sight if the engine has it, else its first game.
-fn first_game(info: &EngineInfo) -> GameId {
-    let games = games(info);
-    games
-        .iter()
-        .copied()
-        .find(|&g| g == GameId::Sight)
-        .or(games.first().copied())
-        .unwrap_or(GameId::Sight)
-}
-
-/// The games the engine plays: those of its `UCI_Variant` choices that ludus draws.
-fn games(info: &EngineInfo) -> Vec<GameId> {
-    match info.option("UCI_Variant") {
-        Some(option) => option
-            .vars
-            .iter()
-            .filter_map(|v| GameId::from_name(v))
-            .collect(),
-        None => vec![GameId::Sight],
     }
 }

@@ -11,6 +11,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::client::{EngineCommand, EngineFailure, EngineOption, EngineProcess, Proto};
+use crate::game::GameId;
 
 /// What the engine said about itself in its handshake.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -27,6 +28,30 @@ impl EngineInfo {
         self.options
             .iter()
             .find(|o| o.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The games the engine plays: those of its `UCI_Variant` choices that ludus draws
+    /// (Sight for an engine without the option).
+    pub fn games(&self) -> Vec<GameId> {
+        match self.option("UCI_Variant") {
+            Some(option) => option
+                .vars
+                .iter()
+                .filter_map(|v| GameId::from_name(v))
+                .collect(),
+            None => vec![GameId::Sight],
+        }
+    }
+
+    /// The game a new session plays: Sight if the engine has it, else its first game.
+    pub fn first_game(&self) -> GameId {
+        let games = self.games();
+        games
+            .iter()
+            .copied()
+            .find(|&g| g == GameId::Sight)
+            .or(games.first().copied())
+            .unwrap_or(GameId::Sight)
     }
 }
 

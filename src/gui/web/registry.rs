@@ -23,12 +23,12 @@ use serde_json::{Value, json};
 use crate::client::EngineCommand;
 use crate::game::GameId;
 
-use super::actions::NewGame;
-use super::app::{ApiError, App};
+use super::app::App;
+use super::error::ApiError;
 use super::events::Hub;
+use super::new_game::new_game;
 use super::probe::EngineInfo;
-use super::search;
-use super::session::Mode;
+use super::settings::{Mode, NewGame};
 
 /// How long a session lives after its last tab said it left, unless a tab names it again.
 pub const LEAVE_GRACE: Duration = Duration::from_secs(10);
@@ -191,17 +191,14 @@ impl Registry {
 
     fn start_session(&self) -> Result<Arc<App>, ApiError> {
         let id = fresh_id()?;
-        let (tx, rx) = crossbeam_channel::unbounded();
-        let app = Arc::new(App::new(
+        let app = App::start(
             id,
             Arc::clone(&self.info),
             self.command.clone(),
             Arc::clone(&self.hub),
             Arc::clone(&self.engines),
-            tx,
-        ));
-        search::spawn(Arc::clone(&app), self.command.clone(), rx)
-            .map_err(|e| ApiError::new(500, format!("cannot start the search thread: {e}")))?;
+        )
+        .map_err(|e| ApiError::new(500, format!("cannot start the search thread: {e}")))?;
         let first = NewGame {
             game: self.first_game.name().to_string(),
             options: Default::default(),
@@ -209,7 +206,7 @@ impl Registry {
             level: None,
             movetime: None,
         };
-        if let Err(e) = app.new_game(&first) {
+        if let Err(e) = app.act(|state| new_game(state, &first)) {
             app.shutdown();
             return Err(e);
         }

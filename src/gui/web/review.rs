@@ -1,6 +1,6 @@
 //! Game review on the page: every position of the game searched by the session's search
-//! engine at fixed limits, from a fresh game each ([`search_fresh`], as `ludus analyse`
-//! does), and every move scored and marked `?!`, `?`, `??` by [`review_moves`], the code of
+//! engine at fixed limits, from a fresh game each (as `ludus analyse` does, see
+//! [`super::search`]), and every move scored and marked `?!`, `?`, `??` by [`review_moves`], the code of
 //! `ludus analyse`. The review runs on the search worker when the engine is free (see
 //! [`super::session::Session::engine_free`]); its progress goes to the pages as `review`
 //! events, and the state carries it (`review`) for as long as the game begins with the moves
@@ -12,15 +12,14 @@ use std::time::Duration;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::analyse::review::{review_moves, search_fresh};
-use crate::client::Answer;
-use crate::client::ReportedScore;
+use crate::analyse::review::review_moves;
+use crate::client::{Answer, ReportedScore};
 use crate::game::{Outcome, Player};
 
-use super::app::{ApiError, App};
-use super::engine::Engine;
-use super::search::{Job, JobKind, Task};
-use super::session::{Session, position_line};
+use super::error::ApiError;
+use super::job::{JobKind, Tag, Task};
+use super::session::{Review, Session, position_line};
+use super::state::{Change, Reply, State};
 
 /// The limit of a review when the page names none: the same scores on every run, and a
 /// fraction of a second per position.
@@ -55,48 +54,6 @@ pub struct ReviewRequest {
     pub stop: bool,
 }
 
-/// A game review, running or done.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Review {
-    /// The review's number (of the session's reviews).
-    pub number: u64,
-    /// The arguments of each position's `go`.
-    pub limit: String,
-    /// The moves reviewed.
-    pub moves: Vec<String>,
-    /// Who made each of them.
-    pub movers: Vec<Player>,
-    /// Whether player one is to move in each position searched.
-    pub p1: Vec<bool>,
-    /// How the game ended by the rules after the last move (then its position is not
-    /// searched).
-    pub outcome: Option<Outcome>,
-    /// The engine's answer for each position searched so far.
-    pub answers: Vec<Answer>,
-    /// Whether positions are still being searched.
-    pub running: bool,
-    /// Why the review stopped early (an engine failure).
-    pub error: Option<String>,
-}
-
-impl Review {
-    /// How many positions the review searches: one per move, and the final position unless
-    /// the game ended there.
-    pub fn total(&self) -> usize {
-        self.moves.len() + usize::from(self.outcome.is_none())
-    }
-
-    /// Whether `session`'s game still begins with the moves reviewed.
-    fn fits(&self, session: &Session) -> bool {
-        session.moves.len() >= self.moves.len()
-            && self
-                .moves
-                .iter()
-                .zip(&session.moves)
-                .all(|(a, b)| *a == b.text)
-    }
-}
-
 /// A score as the page reads it: `{"cp": N}` or `{"mate": N}`, from the side to move.
 fn score_json(score: ReportedScore) -> Value {
     match score {
@@ -114,7 +71,7 @@ fn score_json(score: ReportedScore) -> Value {
 /// `null` not searched yet. `null` when there is no review, or the
 /// game no longer begins with the moves reviewed.
 pub fn review_json(session: &Session) -> Value {
-    let Some(r) = session.review.as_ref().filter(|r| r.fits(session)) else {
+    let Some(r) = session.review_shown() else {
         return Value::Null;
     };
     let reviews = review_moves(&r.moves, &r.movers, &r.answers, r.outcome);
@@ -179,143 +136,103 @@ fn limit_of(request: &ReviewRequest) -> Result<String, ApiError> {
     }
 }
 
-impl App {
-    /// Starts a review of the game's moves (or stops the one running). Refused (409) with no
-    /// move to review, while a review runs, and while the engine is busy with the game.
-    pub fn review(&self, request: &ReviewRequest) -> Result<Value, ApiError> {
-        let limit = limit_of(request)?;
-        let mut guard = self.lock();
-        let inner = &mut *guard;
-        let s = &mut inner.session;
-        if request.stop {
-            s.stop_review();
-            return Ok(self.changed(inner));
-        }
-        if s.moves.is_empty() {
-            return Err(ApiError::new(
-                409,
-                "no move has been played: nothing to review",
-            ));
-        }
-        if s.reviewing() {
-            return Err(ApiError::new(409, "a review is running already"));
-        }
-        if !s.engine_free() {
-            let why = if s.hinting {
-                "a hint search is running: review when it has ended"
-            } else {
-                "the engine is to move: review when it has moved (or pause the game)"
-            };
-            return Err(ApiError::new(409, why));
-        }
-        s.stop_analysis();
-        s.review_gen += 1;
-        let outcome = match (s.snap.gameover, s.snap.result.as_str()) {
-            (false, _) => None,
-            (true, "p1win") => Some(Outcome::Win(Player::One)),
-            (true, "p2win") => Some(Outcome::Win(Player::Two)),
-            (true, _) => Some(Outcome::Draw),
-        };
-        let review = Review {
-            number: s.review_gen,
-            limit: limit.clone(),
-            moves: s.moves.iter().map(|m| m.text.clone()).collect(),
-            movers: s
-                .moves
-                .iter()
-                .map(|m| if m.by_p1 { Player::One } else { Player::Two })
-                .collect(),
-            p1: (0..=s.moves.len()).map(|i| s.p1_to_move(i)).collect(),
-            outcome,
-            answers: Vec::new(),
-            running: true,
-            error: None,
-        };
-        let positions: Vec<String> = (0..review.total())
-            .map(|i| position_line(&s.start, review.moves[..i].iter().map(String::as_str)))
-            .collect();
-        let job = Job {
-            kind: JobKind::Review,
-            number: review.number,
-            ply: s.moves.len(),
-            p1: s.snap.p1turn,
-            setup: self.setup(&s.settings, None),
-            position: s.position_line(),
-            task: Task::Review { positions, limit },
-        };
-        s.review = Some(review);
-        if !self.submit(job) {
-            s.review = None;
-            return Err(ApiError::new(500, "the search worker has stopped"));
-        }
-        Ok(self.changed(inner))
+/// Starts a review of the game's moves (or stops the one running). Refused (409) with no
+/// move to review, while a review runs, and while the engine is busy with the game.
+pub fn review(state: &mut State, request: &ReviewRequest) -> Reply {
+    let limit = limit_of(request)?;
+    let s = &mut state.session;
+    if request.stop {
+        s.stop_review();
+        return Ok(Change::Changed);
     }
-
-    /// Keeps the answer of the next position of review `job`; false once the review is no
-    /// longer wanted.
-    fn review_answer(&self, job: &Job, answer: Answer) -> bool {
-        let mut guard = self.lock();
-        let s = &mut guard.session;
-        let Some(review) = s
-            .review
-            .as_mut()
-            .filter(|r| r.number == job.number && r.running)
-        else {
-            return false;
-        };
-        review.answers.push(answer);
-        let mut progress = review_json(s);
-        if let Some(map) = progress.as_object_mut() {
-            map.insert("session".into(), json!(self.id));
-        }
-        drop(guard);
-        self.publish("review", &progress);
-        true
+    if s.moves.is_empty() {
+        return Err(ApiError::conflict(
+            "no move has been played: nothing to review",
+        ));
     }
-
-    /// Takes the end of review `job`: done, or failed with the engine's error.
-    pub fn review_done(&self, job: &Job, result: Result<(), String>) {
-        let mut guard = self.lock();
-        let inner = &mut *guard;
-        let Some(review) = inner
-            .session
-            .review
-            .as_mut()
-            .filter(|r| r.number == job.number && r.running)
-        else {
-            return;
-        };
-        review.running = false;
-        review.error = result.err();
-        if !inner.closed {
-            self.changed(inner);
-        }
+    if s.reviewing() {
+        return Err(ApiError::conflict("a review is running already"));
     }
-}
-
-/// The worker's side: each position searched from a fresh game at the review's limit, its
-/// answer kept (and sent to the pages) before the next; stops early once the review is no
-/// longer wanted.
-pub fn search(
-    engine: &mut Engine,
-    app: &App,
-    job: &Job,
-    positions: &[String],
-    limit: &str,
-) -> Result<(), String> {
+    if !s.engine_free() {
+        let why = if s.hinting {
+            "a hint search is running: review when it has ended"
+        } else {
+            "the engine is to move: review when it has moved (or pause the game)"
+        };
+        return Err(ApiError::conflict(why));
+    }
+    s.stop_analysis();
+    s.review_gen += 1;
+    let outcome = match (s.snap.gameover, s.snap.result.as_str()) {
+        (false, _) => None,
+        (true, "p1win") => Some(Outcome::Win(Player::One)),
+        (true, "p2win") => Some(Outcome::Win(Player::Two)),
+        (true, _) => Some(Outcome::Draw),
+    };
+    let review = Review {
+        number: s.review_gen,
+        limit: limit.clone(),
+        moves: s.moves.iter().map(|m| m.text.clone()).collect(),
+        movers: s
+            .moves
+            .iter()
+            .map(|m| if m.by_p1 { Player::One } else { Player::Two })
+            .collect(),
+        p1: (0..=s.moves.len()).map(|i| s.p1_to_move(i)).collect(),
+        outcome,
+        answers: Vec::new(),
+        running: true,
+        error: None,
+    };
+    let positions: Vec<String> = (0..review.total())
+        .map(|i| position_line(&s.start, review.moves[..i].iter().map(String::as_str)))
+        .collect();
     let timeout = TIMEOUT
         + limit
             .strip_prefix("movetime ")
             .and_then(|ms| ms.parse().ok())
             .map_or(Duration::ZERO, Duration::from_millis);
-    for position in positions {
-        if !app.is_current(job) {
-            return Ok(());
-        }
-        let answer = search_fresh(engine, position, limit, timeout)?;
-        if !app.review_answer(job, answer) {
-            return Ok(());
-        }
+    let task = Task::Review {
+        positions,
+        limit,
+        timeout,
+    };
+    let ply = s.moves.len();
+    s.review = Some(review);
+    if !state.search(JobKind::Review, ply, task) {
+        state.session.review = None;
+        return Err(ApiError::new(500, "the search worker has stopped"));
     }
-    Ok(())
+    Ok(Change::Changed)
+}
+
+/// Keeps the answer of the next position of review `tag`, and gives the review's progress
+/// for the pages ([`review_json`]); `None` once the review is no longer wanted.
+pub fn reviewed(state: &mut State, tag: Tag, answer: Answer) -> Option<Value> {
+    let s = &mut state.session;
+    let review = s
+        .review
+        .as_mut()
+        .filter(|r| r.number == tag.number && r.running)?;
+    review.answers.push(answer);
+    Some(review_json(s))
+}
+
+/// Takes the end of review `tag`: done, or failed with the engine's error.
+pub fn ended(state: &mut State, tag: Tag, result: Result<(), String>) -> Change {
+    let Some(review) = state
+        .session
+        .review
+        .as_mut()
+        .filter(|r| r.number == tag.number && r.running)
+    else {
+        return Change::Unchanged;
+    };
+    review.running = false;
+    review.error = result.err();
+    if state.closed {
+        Change::Unchanged
+    } else {
+        Change::Changed
+    }
 }

@@ -7,15 +7,18 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use super::ASSETS;
 use super::access;
-use super::actions::{LoadRequest, MoveRequest, NewGame, PauseRequest};
-use super::analysis::AnalyseRequest;
-use super::app::{ApiError, App};
+use super::analysis::{self, AnalyseRequest};
+use super::app::App;
+use super::assets::asset;
+use super::error::ApiError;
 use super::events::{self, Follow, Hub};
 use super::http::{self, Request};
+use super::moves::{self, MoveRequest, PauseRequest};
+use super::new_game::{self, LoadRequest};
 use super::registry::{Registry, well_formed};
-use super::review::ReviewRequest;
+use super::review::{self, ReviewRequest};
+use super::settings::NewGame;
 
 /// What the router needs: the sessions and the event streams.
 pub struct Server {
@@ -78,7 +81,8 @@ impl Server {
     /// What the new-game dialog offers, and the server's bounds.
     fn setup_json(&self) -> Value {
         let info = self.registry.info();
-        let games: Vec<Value> = super::games(info)
+        let games: Vec<Value> = info
+            .games()
             .into_iter()
             .map(|g| json!({ "name": g.name(), "sides": crate::gui::seat_names(g) }))
             .collect();
@@ -122,8 +126,7 @@ impl Server {
 
     fn get(&self, request: &Request, stream: TcpStream) {
         let path = request.path();
-        let asset = if path == "/" { "/index.html" } else { path };
-        if let Some((_, content_type, text)) = ASSETS.iter().find(|(p, _, _)| *p == asset) {
+        if let Some((content_type, text)) = asset(path) {
             respond(stream, 200, content_type, text);
             return;
         }
@@ -222,22 +225,34 @@ impl Server {
                     .map(|app| app.state())
             }
             "/api/leave" => self.registry.leave(ids.session, ids.tab),
-            "/api/new" => json_body::<NewGame>(body).and_then(|r| self.session(ids)?.new_game(&r)),
-            "/api/move" => json_body::<MoveRequest>(body).and_then(|r| self.session(ids)?.play(&r)),
-            "/api/load" => json_body::<LoadRequest>(body).and_then(|r| self.session(ids)?.load(&r)),
+            "/api/new" => {
+                let r = json_body::<NewGame>(body)?;
+                self.session(ids)?.act(|s| new_game::new_game(s, &r))
+            }
+            "/api/move" => {
+                let r = json_body::<MoveRequest>(body)?;
+                self.session(ids)?.act(|s| moves::play(s, &r))
+            }
+            "/api/load" => {
+                let r = json_body::<LoadRequest>(body)?;
+                self.session(ids)?.act(|s| new_game::load(s, &r))
+            }
             "/api/pause" => {
-                json_body::<PauseRequest>(body).and_then(|r| self.session(ids)?.pause(&r))
+                let r = json_body::<PauseRequest>(body)?;
+                self.session(ids)?.act(|s| moves::pause(s, &r))
             }
             "/api/analyse" => {
-                json_body::<AnalyseRequest>(body).and_then(|r| self.session(ids)?.analyse(&r))
+                let r = json_body::<AnalyseRequest>(body)?;
+                self.session(ids)?.act(|s| analysis::analyse(s, &r))
             }
             "/api/review" => {
-                json_body::<ReviewRequest>(body).and_then(|r| self.session(ids)?.review(&r))
+                let r = json_body::<ReviewRequest>(body)?;
+                self.session(ids)?.act(|s| review::review(s, &r))
             }
-            "/api/undo" => self.session(ids)?.undo(),
-            "/api/redo" => self.session(ids)?.redo(),
-            "/api/hint" => self.session(ids)?.hint(),
-            "/api/resign" => self.session(ids)?.resign(),
+            "/api/undo" => self.session(ids)?.act(moves::undo),
+            "/api/redo" => self.session(ids)?.act(moves::redo),
+            "/api/hint" => self.session(ids)?.act(moves::hint),
+            "/api/resign" => self.session(ids)?.act(moves::resign),
             _ => Err(ApiError::new(404, format!("no such action: {path}"))),
         }
     }

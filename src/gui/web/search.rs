@@ -1,141 +1,69 @@
 //! The search worker: one thread per session with its own engine process that plays the
 //! engine's moves and answers hints with `go movetime <ms>`, runs the analysis mode's
-//! continuous search (`go infinite`, [`super::analysis`]) and game reviews
-//! ([`super::review`]), one job at a time. Its `info` lines go to the pages as they arrive;
-//! its answers go back to the [`App`], which ignores those of cancelled jobs. A failed engine
-//! is started afresh for the next job.
+//! continuous search (`go infinite` with several lines) and game reviews (a fresh search of
+//! each position, as `ludus analyse` does), one [`Job`] at a time. It knows nothing of the
+//! session: it reports on a channel ([`WorkerEvent`]) — every `info` line as it arrives,
+//! each answer of a review, the end of every search — and reads whether a job is still
+//! wanted from [`Wanted`], skipping stale jobs and stopping an analysis or a review that is no
+//! longer wanted. A failed engine is started afresh for the next job.
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicUsize;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crossbeam_channel::Receiver;
+use crossbeam_channel::{Receiver, Sender};
 
-use crate::client::{Answer, EngineCommand};
+use crate::analyse::review::search_fresh;
+use crate::client::{Answer, EngineCommand, EngineFailure};
 
-use super::analysis::LINES;
-use super::app::App;
 use super::engine::Engine;
+use super::job::{Job, Tag, Task, Wanted, WorkerEvent};
 use super::query::{EngineSetup, configure};
 
 /// What the engine gets beyond `movetime` before the worker sends `stop`.
 const STOP_AFTER: Duration = Duration::from_secs(1);
 
 /// What the engine gets after `stop` before it counts as stalled.
-pub const GRACE: Duration = Duration::from_secs(5);
+const GRACE: Duration = Duration::from_secs(5);
 
-/// What a search is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum JobKind {
-    /// The engine's move in the game.
-    Move,
-    /// A suggestion for the person to move.
-    Hint,
-    /// The analysis mode's continuous search.
-    Analysis,
-    /// A game review.
-    Review,
-}
-
-impl JobKind {
-    /// `move` or `hint`, as the page sees it.
-    pub fn name(self) -> &'static str {
-        match self {
-            JobKind::Move => "move",
-            JobKind::Hint => "hint",
-            JobKind::Analysis => "analysis",
-            JobKind::Review => "review",
-        }
-    }
-}
-
-/// One search for the worker.
-#[derive(Clone, Debug)]
-pub struct Job {
-    /// A move or a hint.
-    pub kind: JobKind,
-    /// The search's number (of its kind); stale numbers are skipped.
-    pub number: u64,
-    /// The number of moves played in the searched position.
-    pub ply: usize,
-    /// Whether player one is to move there.
-    pub p1: bool,
-    /// The engine settings for it.
-    pub setup: EngineSetup,
-    /// The `position …` line.
-    pub position: String,
-    /// What to search.
-    pub task: Task,
-}
-
-/// What a job searches.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Task {
-    /// `go movetime MS` on the job's position: an engine move or a hint.
-    Timed(u64),
-    /// `go infinite` with several lines on the job's position, until the analysis stops.
-    Infinite,
-    /// A fresh `go LIMIT` on each of `positions` (whole `position …` lines), for a review.
-    Review {
-        /// The positions, the start first.
-        positions: Vec<String>,
-        /// The arguments of `go`: `nodes 200000`, `depth 8`, `movetime 100`.
-        limit: String,
-    },
-}
-
-/// Starts the worker thread; it ends when the queue is closed, and quits its engine.
+/// Starts the worker thread `name`: it takes `jobs` until their queue is closed, then quits
+/// its engine (started with `command`, counted in `engines`) and ends, which closes
+/// `events`.
 pub fn spawn(
-    app: Arc<App>,
+    name: String,
     command: EngineCommand,
+    engines: Arc<AtomicUsize>,
+    wanted: Arc<Wanted>,
     jobs: Receiver<Job>,
+    events: Sender<WorkerEvent>,
 ) -> std::io::Result<JoinHandle<()>> {
-    std::thread::Builder::new()
-        .name(format!(
-            "web-search-{}",
-            app.id.get(..8).unwrap_or_default()
-        ))
-        .spawn(move || {
-            let mut worker = Worker {
-                command,
-                engine: None,
-                applied: None,
-                lines: 1,
-            };
-            for job in jobs.iter() {
-                if !app.is_current(&job) {
-                    continue;
-                }
-                match &job.task {
-                    Task::Timed(movetime) => {
-                        let result = worker.timed(&app, &job, *movetime);
-                        worker.forget_failed(&result);
-                        app.search_done(&job, result);
-                    }
-                    Task::Infinite => {
-                        let result = worker
-                            .ready(&app, &job, LINES)
-                            .and_then(|engine| super::analysis::search(engine, &app, &job));
-                        worker.forget_failed(&result);
-                        app.analysis_done(&job, result);
-                    }
-                    Task::Review { positions, limit } => {
-                        let result = worker.ready(&app, &job, 1).and_then(|engine| {
-                            super::review::search(engine, &app, &job, positions, limit)
-                        });
-                        worker.forget_failed(&result);
-                        app.review_done(&job, result);
-                    }
-                }
+    std::thread::Builder::new().name(name).spawn(move || {
+        let mut worker = Worker {
+            command,
+            engines,
+            wanted,
+            events,
+            engine: None,
+            applied: None,
+            lines: 1,
+        };
+        for job in jobs.iter() {
+            if worker.wanted.wants(&job.tag) {
+                worker.run(&job);
             }
-            if let Some(engine) = worker.engine.take() {
-                engine.quit();
-            }
-        })
+        }
+        if let Some(engine) = worker.engine.take() {
+            engine.quit();
+        }
+    })
 }
 
 struct Worker {
     command: EngineCommand,
+    engines: Arc<AtomicUsize>,
+    wanted: Arc<Wanted>,
+    events: Sender<WorkerEvent>,
     engine: Option<Engine>,
     applied: Option<EngineSetup>,
     /// The engine's `MultiPV` (1 unless set otherwise).
@@ -143,11 +71,43 @@ struct Worker {
 }
 
 impl Worker {
+    /// Runs `job` and reports its end.
+    fn run(&mut self, job: &Job) {
+        let tag = job.tag;
+        let event = match &job.task {
+            Task::Timed(movetime) => {
+                let result = self.timed(job, *movetime);
+                self.forget_failed(&result);
+                WorkerEvent::Answered { tag, result }
+            }
+            Task::Infinite { lines, limit } => {
+                let result = self.infinite(job, *lines, *limit);
+                self.forget_failed(&result);
+                WorkerEvent::Ended { tag, result }
+            }
+            Task::Review {
+                positions,
+                limit,
+                timeout,
+            } => {
+                let result = self.review(job, positions, limit, *timeout);
+                self.forget_failed(&result);
+                WorkerEvent::Ended { tag, result }
+            }
+        };
+        self.report(event);
+    }
+
+    /// Sends `event` to the session (which is gone if nobody listens: nothing to do then).
+    fn report(&self, event: WorkerEvent) {
+        let _ = self.events.send(event);
+    }
+
     /// The engine, started if need be and set up for `job` with `lines` lines (`MultiPV`,
     /// when the engine has the option).
-    fn ready(&mut self, app: &App, job: &Job, lines: u32) -> Result<&mut Engine, String> {
+    fn ready(&mut self, job: &Job, lines: u32) -> Result<&mut Engine, String> {
         if self.engine.is_none() {
-            let started = Engine::start(&self.command, &app.engines);
+            let started = Engine::start(&self.command, &self.engines);
             self.engine = Some(started.map_err(|e| e.to_string())?);
             self.applied = None;
             self.lines = 1;
@@ -169,17 +129,65 @@ impl Worker {
     }
 
     /// `go movetime MS` on the job's position.
-    fn timed(&mut self, app: &App, job: &Job, movetime: u64) -> Result<Answer, String> {
-        let engine = self.ready(app, job, 1)?;
+    fn timed(&mut self, job: &Job, movetime: u64) -> Result<Answer, String> {
+        let events = self.events.clone();
+        let tag = job.tag;
+        let engine = self.ready(job, 1)?;
         engine
             .go_watching(
                 &job.position,
                 &format!("movetime {movetime}"),
                 Some(Duration::from_millis(movetime) + STOP_AFTER),
                 GRACE,
-                &mut |line| app.publish_info(job, line),
+                &mut |info| info_event(&events, tag, info),
             )
             .map_err(|e| e.to_string())
+    }
+
+    /// `go infinite` on the job's position with `lines` lines, every `info` line reported,
+    /// `stop` once the job is no longer wanted or has run for `limit`. A finished game's
+    /// `bestmove (none)` is no failure.
+    fn infinite(&mut self, job: &Job, lines: u32, limit: Duration) -> Result<(), String> {
+        let events = self.events.clone();
+        let wanted = Arc::clone(&self.wanted);
+        let tag = job.tag;
+        let engine = self.ready(job, lines)?;
+        let result = engine.go_until(
+            &job.position,
+            "infinite",
+            &mut |elapsed| elapsed >= limit || !wanted.wants(&tag),
+            GRACE,
+            &mut |info| info_event(&events, tag, info),
+        );
+        match result {
+            Ok(_) | Err(EngineFailure::BadOutput(_)) => Ok(()),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    /// Each of `positions` searched from a fresh game at `limit`, its answer reported before
+    /// the next; stops early once the review is no longer wanted.
+    fn review(
+        &mut self,
+        job: &Job,
+        positions: &[String],
+        limit: &str,
+        timeout: Duration,
+    ) -> Result<(), String> {
+        let wanted = Arc::clone(&self.wanted);
+        let events = self.events.clone();
+        let engine = self.ready(job, 1)?;
+        for position in positions {
+            if !wanted.wants(&job.tag) {
+                return Ok(());
+            }
+            let answer = search_fresh(engine, position, limit, timeout)?;
+            let _ = events.send(WorkerEvent::Reviewed {
+                tag: job.tag,
+                answer,
+            });
+        }
+        Ok(())
     }
 
     /// After a failed job, the engine is started afresh for the next one.
@@ -189,4 +197,12 @@ impl Worker {
             self.applied = None;
         }
     }
+}
+
+/// Reports one `info` line of search `tag`.
+fn info_event(events: &Sender<WorkerEvent>, tag: Tag, info: &crate::client::Info) {
+    let _ = events.send(WorkerEvent::Info {
+        tag,
+        info: info.clone(),
+    });
 }

@@ -1,91 +1,77 @@
-//! The game on the page: its settings (game, rule options, who plays each seat, the engine's
-//! level and time), where it started, the moves played and taken back, and what the engine
-//! last said about the position (`query fen`, `legalmoves`, `p1turn`, `gameover`, `result`),
-//! and whether a person resigned. Nothing here talks to an engine; [`super::app`] does, and
-//! keeps this up to date.
+//! The game on the page: its settings ([`super::settings`]), where it started, the moves
+//! played and taken back, what the engine last said about the position (`query fen`,
+//! `legalmoves`, `p1turn`, `gameover`, `result`), whether a person resigned, the searches
+//! asked for, and what the page is shown of it: the board as drawn ([`super::board`] draws
+//! it) and the last game review ([`super::review`] runs it). Nothing here talks to an
+//! engine; the features do, over [`super::state::State`], and keep this up to date.
 
 use std::time::Instant;
 
-use serde::Deserialize;
+use serde_json::{Value, json};
 
-use crate::client::{ReportedScore, Snapshot};
-use crate::game::GameId;
+use crate::client::{Answer, ReportedScore, Snapshot};
+use crate::game::{Outcome, Player};
 
-use super::board::Board;
-use super::review::Review;
+use super::settings::{Mode, Seat, Settings};
 
-/// Who plays a seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Seat {
-    /// A person clicking on the page.
-    Human,
-    /// The engine.
-    Engine,
+/// The board as the page shows it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Board {
+    /// The drawing seen from player one's side.
+    pub svg: String,
+    /// The drawing seen from player two's side.
+    pub svg_flipped: String,
+    /// Tactigon: the kinds of pieces each side has lost since the start (player one's first).
+    pub lost: Option<[Vec<&'static str>; 2]>,
+    /// A warning for the side to move, e.g. the opponent's gold pair.
+    pub alert: Option<String>,
+    /// Isaac: the panel's figures and what each removal would do (`null` for other games).
+    pub isaac: Option<Value>,
 }
 
-/// The four modes of the new-game dialog.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-pub enum Mode {
-    /// Two people.
-    #[serde(rename = "hh")]
-    HumanHuman,
-    /// A person as player one against the engine.
-    #[serde(rename = "he")]
-    HumanEngine,
-    /// The engine as player one against a person.
-    #[serde(rename = "eh")]
-    EngineHuman,
-    /// The engine against itself, to watch.
-    #[serde(rename = "ee")]
-    EngineEngine,
-}
-
-impl Mode {
-    /// Who plays player one and player two.
-    pub fn seats(self) -> [Seat; 2] {
-        match self {
-            Mode::HumanHuman => [Seat::Human, Seat::Human],
-            Mode::HumanEngine => [Seat::Human, Seat::Engine],
-            Mode::EngineHuman => [Seat::Engine, Seat::Human],
-            Mode::EngineEngine => [Seat::Engine, Seat::Engine],
-        }
-    }
-
-    /// The short name the page uses (`hh`, `he`, `eh`, `ee`).
-    pub fn code(self) -> &'static str {
-        match self {
-            Mode::HumanHuman => "hh",
-            Mode::HumanEngine => "he",
-            Mode::EngineHuman => "eh",
-            Mode::EngineEngine => "ee",
-        }
+impl Board {
+    /// The JSON fields of the board in the page's state: `svg`, `svg_flipped`, `lost`, `alert`,
+    /// `isaac`.
+    pub fn fields(&self) -> [(&'static str, Value); 5] {
+        [
+            ("svg", json!(self.svg)),
+            ("svg_flipped", json!(self.svg_flipped)),
+            ("lost", json!(self.lost)),
+            ("alert", json!(self.alert)),
+            ("isaac", json!(self.isaac)),
+        ]
     }
 }
 
-/// How a game is played: chosen in the new-game dialog.
+/// A game review, running or done.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Settings {
-    /// The game.
-    pub game: GameId,
-    /// Rule options of the game (`Sight_BoardSize` = `7`), checked against the engine's.
-    pub options: Vec<(String, String)>,
-    /// Who plays each seat.
-    pub mode: Mode,
-    /// The engine's `Level`, if it has the option and one was chosen.
-    pub level: Option<String>,
-    /// Milliseconds per engine move (and per hint).
-    pub movetime: u64,
+pub struct Review {
+    /// The review's number (of the session's reviews).
+    pub number: u64,
+    /// The arguments of each position's `go`.
+    pub limit: String,
+    /// The moves reviewed.
+    pub moves: Vec<String>,
+    /// Who made each of them.
+    pub movers: Vec<Player>,
+    /// Whether player one is to move in each position searched.
+    pub p1: Vec<bool>,
+    /// How the game ended by the rules after the last move (then its position is not
+    /// searched).
+    pub outcome: Option<Outcome>,
+    /// The engine's answer for each position searched so far.
+    pub answers: Vec<Answer>,
+    /// Whether positions are still being searched.
+    pub running: bool,
+    /// Why the review stopped early (an engine failure).
+    pub error: Option<String>,
 }
 
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
-            game: GameId::Sight,
-            options: Vec::new(),
-            mode: Mode::HumanEngine,
-            level: None,
-            movetime: 1000,
-        }
+impl Review {
+    /// How many positions the review searches: one per move, and the final position unless
+    /// the game ended there.
+    pub fn total(&self) -> usize {
+        self.moves.len() + usize::from(self.outcome.is_none())
     }
 }
 
@@ -283,6 +269,14 @@ impl Session {
     /// Whether a game review is running.
     pub fn reviewing(&self) -> bool {
         self.review.as_ref().is_some_and(|r| r.running)
+    }
+
+    /// The last review, while the game still begins with the moves it reviewed.
+    pub fn review_shown(&self) -> Option<&Review> {
+        self.review.as_ref().filter(|r| {
+            self.moves.len() >= r.moves.len()
+                && r.moves.iter().zip(&self.moves).all(|(a, b)| *a == b.text)
+        })
     }
 
     /// Whether the session's search engine is free for the analysis mode or a review: no

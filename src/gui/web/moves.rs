@@ -1,0 +1,298 @@
+//! The game's moves: a person's move, the engine's (asked of the search worker whenever the
+//! engine is to move, and played when it answers), hints for the person to move, moves taken
+//! back and replayed, the watch mode's pause and a person's resignation. Each is a function
+//! over the session's [`State`]; [`super::app::App`] calls them under the lock and tells the
+//! pages.
+
+use serde::Deserialize;
+
+use crate::client::Answer;
+use crate::game::dynamic::RuleSet;
+
+use super::error::ApiError;
+use super::job::{JobKind, Tag, Task};
+use super::session::{Hint, Played};
+use super::settings::Mode;
+use super::state::{Change, Reply, State};
+
+/// The body of `POST /api/move`.
+#[derive(Debug, Deserialize)]
+pub struct MoveRequest {
+    /// The move in the protocol notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The number of moves the page saw played; a move for an older position is refused.
+    #[serde(default)]
+    pub ply: Option<usize>,
+}
+
+/// The body of `POST /api/pause`.
+#[derive(Debug, Deserialize)]
+pub struct PauseRequest {
+    /// Whether engine moves are held back.
+    pub paused: bool,
+}
+
+/// What the page says when the search worker is gone.
+const NO_WORKER: &str = "the search worker has stopped";
+
+/// Asks the search worker for an engine move if the engine is to move.
+pub fn schedule(state: &mut State) {
+    let s = &mut state.session;
+    if !s.engine_should_move() {
+        return;
+    }
+    // The engine's move comes first: the analysis mode and a review give way.
+    s.stop_analysis();
+    s.stop_review();
+    s.search_gen += 1;
+    s.thinking = true;
+    let (ply, movetime) = (s.moves.len(), s.settings.movetime);
+    if !state.search(JobKind::Move, ply, Task::Timed(movetime)) {
+        state.session.thinking = false;
+        state.session.error = Some(NO_WORKER.into());
+    }
+}
+
+/// Plays a person's move, if it is a person's turn and the move is legal.
+pub fn play(state: &mut State, request: &MoveRequest) -> Reply {
+    let s = &mut state.session;
+    if s.gameover() {
+        return Err(ApiError::conflict("the game is over"));
+    }
+    if !s.human_to_move() {
+        return Err(ApiError::conflict("it is the engine's turn"));
+    }
+    if request.ply.is_some_and(|p| p != s.moves.len()) {
+        return Err(ApiError::conflict("the position has changed; try again"));
+    }
+    let mv = request.mv.trim();
+    if !s.snap.legal.iter().any(|m| m == mv) {
+        // ludus's own rules say why (an engine of other rules: a plain refusal).
+        let why = RuleSet::new(s.settings.game, &s.settings.options)
+            .map(|rules| rules.why_not_legal(&s.snap.fen, mv))
+            .unwrap_or_else(|_| format!("'{mv}' is not a legal move here"));
+        return Err(ApiError::bad(why));
+    }
+    let played = Played {
+        time_ms: u64::try_from(s.turn_started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        ..Played::new(mv, s.snap.p1turn)
+    };
+    s.push(played);
+    s.hint = None;
+    s.hinting = false;
+    s.stop_analysis();
+    s.error = None;
+    if let Err(e) = state.refresh() {
+        state.session.moves.pop();
+        return Err(e);
+    }
+    schedule(state);
+    Ok(Change::Changed)
+}
+
+/// Takes moves back (to the last position where a person was to move), or a resignation.
+pub fn undo(state: &mut State) -> Reply {
+    step(state, true)
+}
+
+/// Replays moves taken back.
+pub fn redo(state: &mut State) -> Reply {
+    step(state, false)
+}
+
+fn step(state: &mut State, back: bool) -> Reply {
+    let s = &mut state.session;
+    // Undo after a resignation takes the resignation back, and no move.
+    let withdrawn = back && s.resigned.take().is_some();
+    let count = match (withdrawn, back) {
+        (true, _) => 1,
+        (false, true) => s.undo(),
+        (false, false) => s.redo(),
+    };
+    if count == 0 {
+        return Err(ApiError::conflict(if back {
+            "nothing to undo"
+        } else {
+            "nothing to redo"
+        }));
+    }
+    s.cancel_searches();
+    s.error = None;
+    if s.settings.mode == Mode::EngineEngine {
+        s.paused = true;
+    }
+    state.refresh()?;
+    schedule(state);
+    Ok(Change::Changed)
+}
+
+/// Starts a search for the person to move; the suggestion arrives as a state event.
+pub fn hint(state: &mut State) -> Reply {
+    let s = &mut state.session;
+    if !s.human_to_move() {
+        return Err(ApiError::conflict("a hint is for a person to move"));
+    }
+    if s.reviewing() {
+        return Err(ApiError::conflict(
+            "a game review is running: wait for its end",
+        ));
+    }
+    if !s.hinting {
+        s.stop_analysis();
+        s.hint_gen += 1;
+        s.hinting = true;
+        s.hint = None;
+        let (ply, movetime) = (s.moves.len(), s.settings.movetime);
+        if !state.search(JobKind::Hint, ply, Task::Timed(movetime)) {
+            state.session.hinting = false;
+            return Err(ApiError::new(500, NO_WORKER));
+        }
+    }
+    Ok(Change::Changed)
+}
+
+/// Holds engine moves back, or lets the engine go on (also after an engine failure).
+pub fn pause(state: &mut State, request: &PauseRequest) -> Reply {
+    state.session.paused = request.paused;
+    if !request.paused {
+        state.session.error = None;
+        schedule(state);
+    }
+    Ok(Change::Changed)
+}
+
+/// A person resigns the game against the engine: it ends at once, the engine winning.
+/// Refused (409) when the game is over or is not a person against the engine.
+pub fn resign(state: &mut State) -> Reply {
+    let s = &mut state.session;
+    if s.gameover() {
+        return Err(ApiError::conflict("the game is over"));
+    }
+    let Some(person_p1) = s.person_against_engine() else {
+        return Err(ApiError::conflict(
+            "only a person playing against the engine can resign",
+        ));
+    };
+    s.cancel_searches();
+    s.resigned = Some(person_p1);
+    s.error = None;
+    Ok(Change::Changed)
+}
+
+/// Takes the answer of timed search `tag`: plays an engine move (and asks for the next one
+/// if the engine is to move again), or keeps a hint. Answers of searches that were cancelled
+/// or whose position is gone are ignored ([`Change::Unchanged`]).
+pub fn answered(state: &mut State, tag: Tag, result: Result<Answer, String>) -> Change {
+    if state.closed {
+        return Change::Unchanged;
+    }
+    let s = &mut state.session;
+    match tag.kind {
+        JobKind::Move => {
+            if !s.thinking || tag.number != s.search_gen {
+                return Change::Unchanged;
+            }
+            s.thinking = false;
+            match result {
+                Ok(answer) if tag.ply == s.moves.len() && s.snap.legal.contains(&answer.mv) => {
+                    let by_p1 = s.snap.p1turn;
+                    s.push(Played {
+                        score: answer.score,
+                        depth: answer.depth,
+                        time_ms: answer.elapsed_ms,
+                        ..Played::new(answer.mv, by_p1)
+                    });
+                    s.hint = None;
+                    match state.refresh() {
+                        Ok(()) => schedule(state),
+                        Err(e) => state.session.error = Some(e.message),
+                    }
+                }
+                Ok(answer) => {
+                    s.error = Some(format!(
+                        "the engine answered {}, which is not a legal move here",
+                        answer.mv
+                    ));
+                    s.paused = true;
+                }
+                Err(e) => {
+                    s.error = Some(format!("the engine failed: {e}"));
+                    s.paused = true;
+                }
+            }
+        }
+        JobKind::Hint => {
+            if !s.hinting || tag.number != s.hint_gen {
+                return Change::Unchanged;
+            }
+            s.hinting = false;
+            match result {
+                Ok(answer) if tag.ply == s.moves.len() => {
+                    s.hint = Some(Hint {
+                        mv: answer.mv,
+                        ply: tag.ply,
+                    });
+                }
+                Ok(_) => {}
+                Err(e) => s.error = Some(format!("the engine failed: {e}")),
+            }
+        }
+        // Their ends are taken by analysis::ended and review::ended.
+        JobKind::Analysis | JobKind::Review => return Change::Unchanged,
+    }
+    Change::Changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gui::web::state::test_state;
+
+    fn answer(mv: &str) -> Result<Answer, String> {
+        Ok(Answer {
+            mv: mv.into(),
+            elapsed_ms: 5,
+            score: None,
+            depth: None,
+        })
+    }
+
+    #[test]
+    fn a_hint_is_searched_once_and_kept_unless_stale() {
+        let (mut state, queue, wanted) = test_state();
+        assert_eq!(hint(&mut state), Ok(Change::Changed));
+        assert_eq!(hint(&mut state), Ok(Change::Changed));
+        let job = queue.try_recv().expect("a job for the worker");
+        assert!(queue.try_recv().is_err(), "one search while one runs");
+        assert_eq!(
+            (job.tag.kind, job.task.clone()),
+            (JobKind::Hint, Task::Timed(1000))
+        );
+        assert!(wanted.wants(&job.tag));
+        let stale = Tag {
+            number: job.tag.number - 1,
+            ..job.tag
+        };
+        assert_eq!(answered(&mut state, stale, answer("a1")), Change::Unchanged);
+        assert_eq!(answered(&mut state, job.tag, answer("c3")), Change::Changed);
+        let kept = state.session.hint.as_ref().map(|h| h.mv.as_str());
+        assert_eq!(kept, Some("c3"));
+        assert!(!state.session.hinting);
+        state.update_wanted();
+        assert!(!wanted.wants(&job.tag));
+    }
+
+    #[test]
+    fn a_closed_session_takes_no_answer() {
+        let (mut state, queue, _) = test_state();
+        assert_eq!(hint(&mut state), Ok(Change::Changed));
+        let job = queue.try_recv().expect("a job for the worker");
+        assert!(state.close().is_none(), "no query engine ran");
+        assert_eq!(
+            answered(&mut state, job.tag, answer("c3")),
+            Change::Unchanged
+        );
+        assert_eq!(hint(&mut state).map_err(|e| e.status), Err(500));
+    }
+}

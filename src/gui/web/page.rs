@@ -1,0 +1,110 @@
+//! What the page shows of a session, as JSON: its state (`GET /api/state`, the `state`
+//! events and every action's answer) with the players' names and the banner of a finished
+//! game.
+
+use serde_json::{Map, Value, json};
+
+use crate::gui::reason::{Ending, describe};
+use crate::gui::{result_text, seat_names};
+
+use super::probe::EngineInfo;
+use super::review::review_json;
+use super::session::Session;
+use super::settings::{Seat, Settings};
+
+/// The players' names: `human`, or the engine's name (from `info`) with its level.
+pub fn player_names(info: &EngineInfo, settings: &Settings) -> [String; 2] {
+    settings.mode.seats().map(|seat| match seat {
+        Seat::Human => "human".to_string(),
+        Seat::Engine => match &settings.level {
+            Some(level) => format!("{} ({level})", info.name),
+            None => info.name.clone(),
+        },
+    })
+}
+
+/// The banner text of a finished game, empty while it goes on.
+pub fn reason(info: &EngineInfo, s: &Session) -> String {
+    if let Some(p1) = s.resigned {
+        let names = seat_names(s.settings.game);
+        let loser = names[usize::from(!p1)];
+        return format!(
+            "{}: {loser} resigns",
+            result_text(s.settings.game, s.result())
+        );
+    }
+    if !s.snap.gameover {
+        return String::new();
+    }
+    let ply_cap = s
+        .settings
+        .options
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case("Tactigon_PlyCap"))
+        .map(|(_, v)| v.as_str())
+        .or_else(|| info.option("Tactigon_PlyCap").map(|o| o.default.as_str()))
+        .and_then(|v| v.parse().ok());
+    describe(&Ending {
+        game: s.settings.game,
+        fen: &s.snap.fen,
+        result: &s.snap.result,
+        p1turn: s.snap.p1turn,
+        no_moves: s.snap.legal.is_empty(),
+        ply_cap,
+    })
+}
+
+/// Everything the page shows of session `id`, as JSON.
+pub fn state_json(id: &str, info: &EngineInfo, s: &Session) -> Value {
+    let st = &s.settings;
+    let options: Map<String, Value> = st
+        .options
+        .iter()
+        .map(|(n, v)| (n.clone(), json!(v)))
+        .collect();
+    let moves: Vec<&str> = s.moves.iter().map(|m| m.text.as_str()).collect();
+    let shown: Vec<&str> = s.moves.iter().map(|m| m.shown.as_str()).collect();
+    let seats = st.mode.seats().map(|seat| seat == Seat::Human);
+    let mut state = json!({
+        "session": id,
+        "seq": s.seq,
+        "game": st.game.name(),
+        "sides": seat_names(st.game),
+        "options": options,
+        "mode": st.mode.code(),
+        "humans": seats,
+        "level": st.level,
+        "movetime": st.movetime,
+        "engine": info.name,
+        "players": player_names(info, st),
+        "start": s.start,
+        "start_fen": s.start_fen,
+        "position": s.position_line().trim_start_matches("position ").to_string(),
+        "moves": moves,
+        "moves_shown": shown,
+        "redo": s.redo.len(),
+        "fen": s.snap.fen,
+        "legal": s.snap.legal,
+        "p1turn": s.snap.p1turn,
+        "gameover": s.gameover(),
+        "result": s.result(),
+        "reason": reason(info, s),
+        "resigned": s.resigned.map(|p1| if p1 { "p1" } else { "p2" }),
+        "can_resign": !s.gameover() && s.person_against_engine().is_some(),
+        "human_to_move": s.human_to_move(),
+        "thinking": s.thinking,
+        "hinting": s.hinting,
+        "hint": s.hint.as_ref().map(|h| h.mv.clone()),
+        "paused": s.paused,
+        "error": s.error,
+        "analysis": s.analysing,
+        "can_analyse": s.engine_free(),
+        "review": review_json(s),
+    });
+    if let Some(map) = state.as_object_mut() {
+        for (name, value) in s.board.fields() {
+            map.insert(name.into(), value);
+        }
+    }
+    state
+}
