@@ -184,7 +184,13 @@ fn search_positions(game: &Game, args: &AnalyseArgs) -> Result<Vec<Answer>, Stri
     let started = std::time::Instant::now();
     for i in 0..count {
         let position = game.opening.position_command(&game.moves[..i]);
-        let answer = search_fresh(&mut engine, &position, &args.limit, args.timeout)?;
+        let answer = search_fresh(
+            &mut engine,
+            &position,
+            &args.limit,
+            args.timeout,
+            &mut || false,
+        )?;
         answers.push(answer);
     }
     eprintln!(

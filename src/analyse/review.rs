@@ -33,18 +33,21 @@ pub struct MoveReview {
 /// The engine's answer for `position` (a whole `position …` line) at `limit` (the arguments
 /// of `go`: `depth 8`, `nodes 100000`, `movetime 500`), searched from a fresh game
 /// (`uginewgame` first, so the answer does not depend on what was searched before); the
-/// engine has `timeout` to answer. Errors are for people.
+/// engine has `timeout` to answer. `stop` is sent as soon as `cancelled()` says so (a review
+/// nobody waits for any more), and the answer then is whatever the engine gives. Errors are
+/// for people.
 pub fn search_fresh(
     engine: &mut EngineProcess,
     position: &str,
     limit: &str,
     timeout: Duration,
+    cancelled: &mut dyn FnMut() -> bool,
 ) -> Result<Answer, String> {
     engine
         .new_game(NEW_GAME_TIMEOUT)
         .map_err(|e| e.to_string())?;
     engine
-        .go(position, limit, None, timeout)
+        .go_cancellable(position, limit, None, timeout, cancelled, &mut |_| {})
         .map_err(|e| format!("the engine failed on `{position}`: {e}"))
 }
 

@@ -53,12 +53,52 @@ impl EngineProcess {
         grace: Duration,
         watch: &mut dyn FnMut(&Info),
     ) -> Result<Answer, EngineFailure> {
+        self.go_inner(position, go_args, deadline, grace, None, watch)
+    }
+
+    /// [`EngineProcess::go_watching`] that also sends `stop` as soon as `cancelled()` says so
+    /// (asked whenever a line arrives and at least every 25 ms); the engine then has `grace`
+    /// to answer. For a search nobody waits for any more: a front end's dropped job.
+    pub fn go_cancellable(
+        &mut self,
+        position: &str,
+        go_args: &str,
+        deadline: Option<Duration>,
+        grace: Duration,
+        cancelled: &mut dyn FnMut() -> bool,
+        watch: &mut dyn FnMut(&Info),
+    ) -> Result<Answer, EngineFailure> {
+        self.go_inner(position, go_args, deadline, grace, Some(cancelled), watch)
+    }
+
+    fn go_inner(
+        &mut self,
+        position: &str,
+        go_args: &str,
+        deadline: Option<Duration>,
+        grace: Duration,
+        mut cancelled: Option<&mut dyn FnMut() -> bool>,
+        watch: &mut dyn FnMut(&Info),
+    ) -> Result<Answer, EngineFailure> {
         let mut search = self.start_search(position, go_args)?;
         let mut stop_sent = deadline.is_none();
         let mut until = search.start + deadline.unwrap_or(grace);
+        let mut cancel_sent = false;
         loop {
-            let (at, line) = match self.recv_until(until) {
+            if !cancel_sent && cancelled.as_mut().is_some_and(|c| c()) {
+                cancel_sent = true;
+                self.send("stop")?;
+                stop_sent = true;
+                until = until.min(Instant::now() + grace);
+            }
+            // Without a cancel to watch for, sleep until the deadline; else wake to ask.
+            let wake = match cancelled {
+                Some(_) if !cancel_sent => until.min(Instant::now() + STOP_POLL),
+                _ => until,
+            };
+            let (at, line) = match self.recv_until(wake) {
                 Some(received) => received,
+                None if Instant::now() < until => continue,
                 None if !stop_sent => {
                     self.send("stop")?;
                     stop_sent = true;
@@ -67,6 +107,7 @@ impl EngineProcess {
                 }
                 None => {
                     let waited = match deadline {
+                        _ if cancel_sent => format!("{} after stop", secs(grace)),
                         Some(d) => format!("{} and {} after stop", secs(d), secs(grace)),
                         None => secs(grace),
                     };

@@ -209,3 +209,39 @@ fn a_review_scores_as_ludus_analyse_and_marks_the_thrown_away_win() {
     assert_eq!(state["can_analyse"], true);
     server.stop();
 }
+
+/// Issue 31.4: a review that is stopped, or dropped by a new game, stops the engine's search
+/// at once: the next search on that engine (a hint of 50 ms) is answered in well under a
+/// second, where it waited for the review's search to end (57 s at depth 30, 7 s at 10 s).
+#[test]
+fn a_stopped_or_dropped_review_stops_the_engines_search() {
+    let (server, c) = start();
+    for drop_by in ["stop", "new game"] {
+        c.ok(
+            "/api/new",
+            json!({ "game": "tactigon", "mode": "hh", "movetime": 50 }),
+        );
+        c.ok("/api/move", json!({ "move": "d6-c11", "ply": 0 }));
+        c.ok("/api/review", json!({ "movetime": 10000 }));
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let dropped = std::time::Instant::now();
+        if drop_by == "stop" {
+            c.ok("/api/review", json!({ "stop": true }));
+        } else {
+            c.ok(
+                "/api/new",
+                json!({ "game": "tactigon", "mode": "hh", "movetime": 50 }),
+            );
+        }
+        c.ok("/api/hint", json!({}));
+        let state = c.wait_for(|s| !s["hint"].is_null());
+        let waited = dropped.elapsed();
+        assert!(state["hint"].is_string(), "{}", state["hint"]);
+        eprintln!("{drop_by}: the hint came {waited:?} after the review was dropped");
+        assert!(
+            waited < std::time::Duration::from_millis(1500),
+            "{drop_by}: the hint waited {waited:?}"
+        );
+    }
+    server.stop();
+}

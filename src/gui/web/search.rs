@@ -128,17 +128,20 @@ impl Worker {
         Ok(engine)
     }
 
-    /// `go movetime MS` on the job's position.
+    /// `go movetime MS` on the job's position; `stop` as soon as the job is no longer
+    /// wanted (a move undone, a new game, the session closed).
     fn timed(&mut self, job: &Job, movetime: u64) -> Result<Answer, String> {
         let events = self.events.clone();
+        let wanted = Arc::clone(&self.wanted);
         let tag = job.tag;
         let engine = self.ready(job, 1)?;
         engine
-            .go_watching(
+            .go_cancellable(
                 &job.position,
                 &format!("movetime {movetime}"),
                 Some(Duration::from_millis(movetime) + STOP_AFTER),
                 GRACE,
+                &mut || !wanted.wants(&tag),
                 &mut |info| info_event(&events, tag, info),
             )
             .map_err(|e| e.to_string())
@@ -166,7 +169,8 @@ impl Worker {
     }
 
     /// Each of `positions` searched from a fresh game at `limit`, its answer reported before
-    /// the next; stops early once the review is no longer wanted.
+    /// the next; once the review is no longer wanted, the search under way is stopped at once
+    /// and nothing more is reported.
     fn review(
         &mut self,
         job: &Job,
@@ -181,7 +185,12 @@ impl Worker {
             if !wanted.wants(&job.tag) {
                 return Ok(());
             }
-            let answer = search_fresh(engine, position, limit, timeout)?;
+            let answer = search_fresh(engine, position, limit, timeout, &mut || {
+                !wanted.wants(&job.tag)
+            })?;
+            if !wanted.wants(&job.tag) {
+                return Ok(());
+            }
             let _ = events.send(WorkerEvent::Reviewed {
                 tag: job.tag,
                 answer,
