@@ -8,7 +8,8 @@
 //! a wrong key or a wrong move can only make the check fail, never pass. Two things are: the
 //! board's symmetries (a position verified stands for its mirror images and turns, as in the
 //! solver; `tests/long_runs/sight_solver.rs` checks them against the rules), and the claims a check
-//! record says were verified ([`Checker::assume_verified`], for a check split into shards).
+//! record says were verified ([`Checker::assume_verified`], for a check split into shards; a
+//! check that takes any says so and exits 3, `super::certify::check`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -156,6 +157,16 @@ impl<'a> Checker<'a> {
         Board::from_sight(pos).map_or_else(|| exact_key(pos), |b| self.syms.canonical(&b).key)
     }
 
+    /// The first claim about `pos` (the same position, or a mirror image or turn of it, with
+    /// the same side to move), if the certificate has one.
+    pub fn claim_of(&self, pos: &Sight) -> Option<usize> {
+        let key = self.class_key(pos);
+        self.cert.claims.iter().position(|(fen, _)| {
+            Sight::from_fen(fen, &self.settings)
+                .is_ok_and(|p| p.size() == pos.size() && self.class_key(&p) == key)
+        })
+    }
+
     /// Takes claim `index` as verified (a check record says an earlier run or another shard
     /// verified it): a walk that reaches its position, or a symmetric one, stops there.
     pub fn assume_verified(&mut self, index: usize) -> Result<(), String> {
@@ -203,5 +214,34 @@ impl<'a> Checker<'a> {
         }
         self.solved.insert(key, win);
         win
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn the_claim_of_a_position_is_found_under_the_symmetries_with_the_same_side_to_move() {
+        let cert = Certificate {
+            size: 3,
+            strict: false,
+            leaf_empties: 9,
+            root: None,
+            claims: vec![
+                ("3:x3/x3/w,x2 b".to_string(), true),
+                ("3:x3/x3/x3 b".to_string(), false),
+            ],
+            strategy: BTreeMap::new(),
+        };
+        let checker = Checker::new(&cert).expect("a 3×3 checker");
+        let at = |fen: &str| Sight::from_fen(fen, &cert.settings()).expect("a position");
+        // c3 is a1 turned: the same class.
+        assert_eq!(checker.claim_of(&at("3:x2,w/x3/x3 b")), Some(0));
+        assert_eq!(checker.claim_of(&at("3:x3/x3/x3 b")), Some(1));
+        // White to move on the empty board: no claim.
+        assert_eq!(checker.claim_of(&at("3:x3/x3/x3 w")), None);
+        assert_eq!(checker.claim_of(&at("3:x3/x,w,x/x3 b")), None);
     }
 }

@@ -18,6 +18,10 @@
 //! (records concatenated); every one must name this certificate. A last line without its
 //! newline (the process was stopped while writing it) is not counted and is cut off before
 //! the next line is appended.
+//!
+//! A record is trusted, not verified: the digest ties it to a certificate, not to a run, and
+//! anyone can write one. `ludus solve check` says how many claims it took from a record, and a
+//! check that counts any exits with [`crate::exit_status::ON_RECORD`] (3), never 0.
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -151,6 +155,7 @@ mod tests {
             size: 3,
             strict: false,
             leaf_empties: 0,
+            root: None,
             claims: vec![
                 ("3:x3/x3/x3 w".to_string(), true),
                 ("3:x3/x,w,x/x3 b".to_string(), false),

@@ -17,6 +17,7 @@ use super::prover::{Progress, Prover};
 use super::results::{self, Line, format_line, move_name};
 use super::setup::{Setup, proven_of, read_complete, write_out};
 use super::table::{ProofTable, check_table_size};
+use crate::exit_status;
 use crate::game::GameId;
 use crate::runs::{self, RunError, Shard};
 
@@ -61,6 +62,12 @@ enum SolveSub {
         hash: usize,
     },
     /// Check a certificate on the game's own rules, independently of the solver.
+    ///
+    /// The last line says what the check proves: after a whole check, `proven:` the board, the
+    /// rules and who wins from the certificate's root. Exit status 0 when the claims checked
+    /// hold and all were verified in this run (a sample or a shard says it is not the whole
+    /// check); 3 when they hold but the verdict counts claims the check record holds (not
+    /// verified again here); 1 when a claim fails or the certificate has no claim for its root.
     Check {
         /// The certificate.
         file: PathBuf,
@@ -76,7 +83,8 @@ enum SolveSub {
         #[arg(long, value_name = "K/N")]
         shard: Option<Shard>,
         /// Append each claim verified to this record, and skip the claims it already holds
-        /// (resume after an interruption; shards' records concatenated cover them all).
+        /// (resume after an interruption; shards' records concatenated cover them all). A
+        /// check that counts claims from the record says so and exits 3, not 0.
         #[arg(long)]
         record: Option<PathBuf>,
     },
@@ -149,7 +157,12 @@ pub fn run(command: SolveCommand, game: Option<GameId>, out: &mut dyn Write) -> 
                 shard,
                 record,
             };
-            certify::check(&file, &plan, out)
+            match certify::check(&file, &plan, out) {
+                // The claims held, but not all were verified in this run: say so by the status.
+                Ok(certify::Checked::OnRecord) => return exit_status::ON_RECORD,
+                Ok(certify::Checked::Here) => Ok(()),
+                Err(e) => Err(e),
+            }
         }
         None => solve(&command.args, out),
     };
