@@ -25,6 +25,9 @@ use crate::game::sight::{Sight, SightSettings};
 use crate::game::{Game, Player};
 use crate::runs::{RunError, Shard};
 
+/// The largest certificate read (the 5×5 ones are a few MB).
+const MAX_CERTIFICATE_BYTES: u64 = 1 << 30;
+
 /// The strategy file a solve appends to (`ludus solve --strategy`).
 pub struct Walks {
     file: std::fs::File,
@@ -362,7 +365,8 @@ impl Coverage<'_> {
 /// fails before any work: it proves nothing.
 pub fn check(path: &Path, plan: &CheckPlan, out: &mut dyn Write) -> Result<Checked, RunError> {
     let shown = |e: String| RunError::Refused(format!("{}: {e}", path.display()));
-    let bytes = std::fs::read(path).map_err(|e| shown(e.to_string()))?;
+    let bytes = crate::files::read_regular(path, MAX_CERTIFICATE_BYTES)
+        .map_err(|e| shown(e.to_string()))?;
     let cert = Certificate::read(&mut BufReader::new(bytes.as_slice())).map_err(shown)?;
     let mut checker =
         Checker::new(&cert).ok_or_else(|| shown("a board the solver does not take".to_string()))?;

@@ -28,16 +28,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::certificate::Certificate;
+pub use crate::files::fnv1a64 as digest;
 
 /// The first words of a record's header line.
 const MAGIC: &str = "# ludus check record v1";
 
-/// FNV-1a, 64 bits: identifies the certificate a record belongs to.
-pub fn digest(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
+/// The largest check record read (a line a claim).
+const MAX_RECORD_BYTES: u64 = 1 << 30;
 
 /// A check record open for appending, with the claims it already holds.
 pub struct CheckRecord {
@@ -100,7 +97,7 @@ impl CheckRecord {
     /// Opens (or starts) the record at `path` for `cert`, whose file bytes hash to `digest`.
     pub fn open(path: &Path, cert: &Certificate, digest: u64) -> Result<CheckRecord, String> {
         let shown = |e: std::io::Error| format!("{}: {e}", path.display());
-        let text = match std::fs::read_to_string(path) {
+        let text = match crate::files::read_regular_text(path, MAX_RECORD_BYTES) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(shown(e)),

@@ -127,7 +127,7 @@ pub fn format_line(n: usize, b: &Board, line: &Line) -> String {
 /// Reads the results of `path` for the solve `id`: an error naming the file and line if it
 /// belongs to another solve or a line is malformed.
 pub fn read(path: &Path, id: &SolveId, syms: &Symmetries) -> Result<Vec<Line>, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let file = crate::files::open_regular(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut lines = Vec::new();
     let settings = SightSettings {
         size: id.size,
@@ -180,7 +180,8 @@ pub fn read(path: &Path, id: &SolveId, syms: &Symmetries) -> Result<Vec<Line>, S
 
 /// The solve a results file belongs to, from its header.
 pub fn read_id(path: &Path) -> Result<SolveId, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = crate::files::read_regular_text(path, 4 << 30)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     let mut lines = text.lines();
     if lines.next() != Some(MAGIC) {
         return Err(format!(

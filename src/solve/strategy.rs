@@ -63,7 +63,7 @@ pub fn read(
     leaf_empties: u32,
     syms: &Symmetries,
 ) -> Result<(Strategy, HashSet<u128>), String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let file = crate::files::open_regular(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let settings = SightSettings {
         size: id.size,
         strict_tallest: id.strict,
@@ -112,7 +112,7 @@ pub fn read(
 /// Refuses a strategy file that was not walked to exactly `leaf_empties` for solve `id`
 /// (appending other walks to it would leave holes).
 pub fn check_header(path: &Path, id: &SolveId, leaf_empties: u32) -> Result<(), String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let file = crate::files::open_regular(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let wanted = header(id, leaf_empties);
     match BufReader::new(file).lines().nth(1) {
         Some(Ok(line)) if line == wanted => Ok(()),
