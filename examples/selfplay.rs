@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use clap::{Parser, ValueEnum};
-use ludus::game::{Evaluate, GameId, GameVisitor, OptionSpec, OptionValues, Outcome, Player};
+use ludus::game::{GameId, GameVisitor, OptionSpec, OptionValues, Outcome, Player, Searchable};
 use ludus::search::levels::{greedy_move, random_move};
 use ludus::search::{Limits, SearchParams, SearchTables, search};
 use rand::SeedableRng;
@@ -62,7 +62,7 @@ struct Play<'a>(&'a Args);
 impl GameVisitor for Play<'_> {
     type Output = Vec<GameResult>;
 
-    fn visit<G: Evaluate>(self) -> Vec<GameResult> {
+    fn visit<G: Searchable>(self) -> Vec<GameResult> {
         let args = self.0;
         let specs: Vec<OptionSpec> = G::options();
         let settings = G::settings(&OptionValues::from_specs(&specs));
@@ -88,7 +88,7 @@ impl GameVisitor for Play<'_> {
     }
 }
 
-fn play_one<G: Evaluate>(args: &Args, settings: &G::Settings, g: usize) -> GameResult {
+fn play_one<G: Searchable>(args: &Args, settings: &G::Settings, g: usize) -> GameResult {
     let full_seat = if g.is_multiple_of(2) {
         Player::One
     } else {

@@ -16,7 +16,7 @@ use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
-use crate::game::{Evaluate, Game, OptionValues};
+use crate::game::{Game, OptionValues, Searchable};
 use crate::search::levels::{self, Level};
 use crate::search::progress::Progress;
 use crate::search::tt::TranspositionTable;
@@ -99,7 +99,7 @@ pub enum Report {
 }
 
 /// Work for the worker.
-pub enum Job<G: Evaluate> {
+pub enum Job<G: Searchable> {
     /// Search `root` and report a best move.
     Search {
         /// The position.
@@ -127,7 +127,7 @@ pub enum Job<G: Evaluate> {
     },
 }
 
-impl<G: Evaluate> Job<G> {
+impl<G: Searchable> Job<G> {
     /// The move that answers a search if it fails or cannot be waited for: its first root
     /// move (the first legal move, or the first of `searchmoves`); `None` for other jobs and
     /// when there is no legal move.
@@ -169,7 +169,7 @@ impl<G: Evaluate> Job<G> {
     }
 }
 
-enum Control<G: Evaluate> {
+enum Control<G: Searchable> {
     Run(u64, Job<G>),
     NewGame,
     ResizeHash(usize),
@@ -177,7 +177,7 @@ enum Control<G: Evaluate> {
 }
 
 /// Handle of the worker thread of game `G`.
-pub struct Engine<G: Evaluate> {
+pub struct Engine<G: Searchable> {
     control: Option<Sender<Control<G>>>,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
@@ -191,7 +191,7 @@ pub struct Engine<G: Evaluate> {
     warming: Option<Receiver<()>>,
 }
 
-impl<G: Evaluate> Engine<G> {
+impl<G: Searchable> Engine<G> {
     /// Starts a worker that reports into `events`, with the given tables and random seed.
     pub fn start(events: Sender<Event>, tables: SearchTables<G::Move>, seed: u64) -> Self {
         let (control, inbox) = crossbeam_channel::unbounded();
@@ -303,7 +303,7 @@ impl<G: Evaluate> Engine<G> {
     }
 }
 
-impl<G: Evaluate> Drop for Engine<G> {
+impl<G: Searchable> Drop for Engine<G> {
     fn drop(&mut self) {
         self.stop();
         self.control = None;
@@ -313,7 +313,7 @@ impl<G: Evaluate> Drop for Engine<G> {
     }
 }
 
-struct Worker<G: Evaluate> {
+struct Worker<G: Searchable> {
     events: Sender<Event>,
     stop: Arc<AtomicBool>,
     tables: SearchTables<G::Move>,
@@ -322,7 +322,7 @@ struct Worker<G: Evaluate> {
     rng: SmallRng,
 }
 
-impl<G: Evaluate> Worker<G> {
+impl<G: Searchable> Worker<G> {
     fn run(mut self, inbox: Receiver<Control<G>>) {
         for control in inbox {
             match control {

@@ -1,7 +1,8 @@
 //! ludus: a headless engine for the abstract board games Isaac, Sight and Tactigon.
 //!
 //! Layers, each depending only on those above it:
-//! - [`game`]: rules ([`game::Game`]) and search knowledge ([`game::Evaluate`]) per game, and
+//! - [`game`]: rules ([`game::Game`]) and search knowledge ([`game::Evaluate`],
+//!   [`game::NetFeatures`], [`game::SearchHooks`], together [`game::Searchable`]) per game, and
 //!   the single runtime dispatch [`game::GameId::visit`];
 //! - [`net`]: learned evaluations (small integer nets over each game's features), kept
 //!   incrementally during a search;
@@ -26,7 +27,7 @@
 //! ```
 //! use std::sync::atomic::AtomicBool;
 //! use ludus::game::sight::{Sight, SightSettings};
-//! use ludus::game::{Evaluate, Game};
+//! use ludus::game::{Game, SearchHooks};
 //! use ludus::search::{search, Limits, Score, SearchParams, SearchTables};
 //!
 //! // docs/rules/sight.md TV11: White to move, one of its five moves shuts Black in.

@@ -10,7 +10,7 @@ use common::sight_helpers::random_walk;
 use common::solver::{keeps_result, mate_score, plies_to_end};
 
 use ludus::game::sight::{Sight, SightSettings};
-use ludus::game::{Evaluate, Game, Outcome, Player};
+use ludus::game::{Evaluate, Game, Outcome, Player, SearchHooks};
 use ludus::search::levels::{greedy_move, random_move};
 use ludus::search::{Limits, Score, SearchInfo, SearchParams, SearchResult, SearchTables, search};
 use rand::rngs::SmallRng;

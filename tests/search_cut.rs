@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use ludus::game::sight::{Sight, SightSettings};
 use ludus::game::tactigon::{Tactigon, TactigonRules};
-use ludus::game::{Evaluate, Game};
+use ludus::game::{Game, Searchable};
 use ludus::search::{Limits, SearchInfo, SearchParams, SearchResult, SearchTables, search};
 
 /// The attack's position: Tactigon, jumping squares and gold bonus, 141 legal moves, whose
@@ -36,7 +36,7 @@ fn params<M>(limits: Limits, multipv: usize, root_moves: Option<Vec<M>>) -> Sear
 }
 
 /// Searches with fresh tables and `stop` as given; returns the result and the reports.
-fn run<G: Evaluate>(
+fn run<G: Searchable>(
     pos: &G,
     p: &SearchParams<G::Move>,
     stopped: bool,
@@ -137,7 +137,7 @@ fn last_lines(infos: &[SearchInfo]) -> Vec<(String, ludus::search::Score)> {
 
 /// MultiPV `k` at `d` gives, line by line, what a single-line search over the moves not
 /// in the lines above gives.
-fn assert_multipv_matches_exclusion<G: Evaluate>(pos: &G, d: u32, k: usize) {
+fn assert_multipv_matches_exclusion<G: Searchable>(pos: &G, d: u32, k: usize) {
     let (_, infos) = run(pos, &params(depth(d), k, None), false);
     let lines = last_lines(&infos);
     assert_eq!(lines.len(), k);

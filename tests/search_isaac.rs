@@ -11,7 +11,7 @@ use common::solver::{
 };
 
 use ludus::game::isaac::{Isaac, IsaacRules};
-use ludus::game::{Evaluate, Game};
+use ludus::game::{Game, SearchHooks};
 use ludus::search::{Limits, Score};
 
 fn isaac(fen: &str) -> Isaac {

@@ -14,7 +14,7 @@ use common::solver::{assert_proof_kept, plies_to_end};
 use ludus::game::isaac::{Isaac, IsaacRules};
 use ludus::game::sight::{Sight, SightSettings};
 use ludus::game::tactigon::{Tactigon, TactigonRules};
-use ludus::game::{Evaluate, Game};
+use ludus::game::{Game, Searchable};
 use ludus::search::mcts;
 use ludus::search::{Limits, Score, SearchInfo, SearchParams, SearchResult};
 
@@ -46,7 +46,7 @@ fn limits(nodes: Option<u64>, depth: Option<u32>) -> Limits {
 }
 
 /// Runs the MCTS on `pos` and returns the result with every `info` report.
-fn run_with<G: Evaluate>(
+fn run_with<G: Searchable>(
     pos: &G,
     limits: Limits,
     root_moves: Option<Vec<G::Move>>,
@@ -68,7 +68,7 @@ fn run_with<G: Evaluate>(
     (result, infos)
 }
 
-fn run<G: Evaluate>(pos: &G, limits: Limits) -> (SearchResult, Vec<SearchInfo>) {
+fn run<G: Searchable>(pos: &G, limits: Limits) -> (SearchResult, Vec<SearchInfo>) {
     run_with(pos, limits, None, BUDGET, false)
 }
 

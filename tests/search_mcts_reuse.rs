@@ -11,7 +11,7 @@ use common::isaac_helpers::SCORING_ENDGAMES;
 use common::solver::{assert_proof_kept, plies_to_end};
 
 use ludus::game::isaac::{Isaac, IsaacRules};
-use ludus::game::{Evaluate, Game};
+use ludus::game::{Game, Searchable};
 use ludus::search::mcts::{self, KeptTree};
 use ludus::search::{Limits, SearchInfo, SearchParams, SearchResult};
 
@@ -39,7 +39,7 @@ fn params<M>(nodes: u64, root_moves: Option<Vec<M>>) -> SearchParams<M> {
 
 /// Searches `pos` for `nodes` iterations from what `kept` holds; the result and the last
 /// line reported.
-fn search<G: Evaluate>(
+fn search<G: Searchable>(
     pos: &G,
     nodes: u64,
     budget: usize,

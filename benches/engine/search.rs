@@ -5,7 +5,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use ludus::game::{Evaluate, GameId, GameVisitor};
+use ludus::game::{GameId, GameVisitor, Searchable};
 use ludus::search::{Limits, SearchInfo, SearchParams, SearchResult, SearchTables, search};
 
 use crate::report::{Table, max, median, mega, min, thousands};
@@ -46,7 +46,7 @@ struct OneSearch<'a> {
 impl GameVisitor for OneSearch<'_> {
     type Output = BenchResult<Run>;
 
-    fn visit<G: Evaluate>(self) -> Self::Output {
+    fn visit<G: Searchable>(self) -> Self::Output {
         let root: G = parse(self.pos)?;
         let params = SearchParams {
             limits: self.limits,

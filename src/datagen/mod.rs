@@ -24,7 +24,7 @@ use rand::{RngExt, SeedableRng};
 
 use crate::exit_status;
 use crate::game::dynamic::RuleSet;
-use crate::game::{Evaluate, GameId, GameVisitor, OptionValues, Outcome, Player};
+use crate::game::{GameId, GameVisitor, OptionValues, Outcome, Player, Searchable};
 use crate::net::file::fnv1a;
 use crate::net::{GameNet, Net, embedded};
 use crate::runs::Shard;
@@ -114,7 +114,7 @@ fn run_net(args: &DatagenArgs, game: GameId) -> Result<(Option<Arc<Net>>, String
     struct Pick<'a>(Option<&'a Path>);
     impl GameVisitor for Pick<'_> {
         type Output = Result<Option<Arc<Net>>, String>;
-        fn visit<G: Evaluate>(self) -> Self::Output {
+        fn visit<G: Searchable>(self) -> Self::Output {
             let Some(path) = self.0 else {
                 return Ok(embedded::net_for::<G>());
             };
@@ -229,7 +229,7 @@ fn generate(args: &DatagenArgs, game: GameId, out: &mut dyn Write) -> Result<(),
     }
     impl GameVisitor for Play<'_> {
         type Output = Result<(), Failure>;
-        fn visit<G: Evaluate>(self) -> Result<(), Failure> {
+        fn visit<G: Searchable>(self) -> Result<(), Failure> {
             // `run_net` checked the net against this game.
             let run = Run {
                 args: self.args,
@@ -302,7 +302,7 @@ struct Run<'a> {
     net: Option<Arc<Net>>,
 }
 
-fn play_games<G: Evaluate>(
+fn play_games<G: Searchable>(
     run: &Run<'_>,
     todo: &[u32],
     file: &mut std::fs::File,
@@ -347,7 +347,7 @@ fn play_games<G: Evaluate>(
 }
 
 /// Plays game `index` of the run: its random opening, then the search on both sides.
-fn play_one<G: Evaluate>(
+fn play_one<G: Searchable>(
     run: &Run<'_>,
     settings: &G::Settings,
     index: u32,

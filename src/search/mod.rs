@@ -1,4 +1,4 @@
-//! The generic search: [`search`] runs iterative deepening over [`Evaluate`] within
+//! The generic search: [`search`] runs iterative deepening over [`Searchable`] within
 //! [`Limits`], reports each finished iteration through a callback and returns the best move.
 //! Strength levels below full search live in [`levels`]; [`mcts`] is the second searcher
 //! ([`Searcher`]).
@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use crate::game::{Evaluate, PackedMove};
+use crate::game::{PackedMove, Searchable};
 use crate::net::{GameNet, Net};
 use alphabeta::{AlphaBeta, Role, RootLine};
 use limits::Deadlines;
@@ -56,16 +56,17 @@ impl<M: PackedMove> SearchTables<M> {
 /// The full-strength searchers of option `Searcher`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Searcher {
-    /// Each game's better searcher by SPRT: MCTS where [`Evaluate::MCTS_BY_DEFAULT`] says so
-    /// (Isaac's placement phase), alpha-beta elsewhere, and alpha-beta for a search limited by
-    /// `depth` alone (plies searched in full are alpha-beta's notion; see
-    /// [`Limits::depth_only`]).
+    /// Each game's better searcher by SPRT: MCTS where
+    /// [`SearchHooks::MCTS_BY_DEFAULT`](crate::game::SearchHooks::MCTS_BY_DEFAULT) says so (Isaac's
+    /// placement phase), alpha-beta elsewhere, and alpha-beta for a search limited by `depth` alone
+    /// (plies searched in full are alpha-beta's notion; see [`Limits::depth_only`]).
     #[default]
     Auto,
     /// Iterative-deepening alpha-beta ([`search`]).
     AlphaBeta,
     /// Monte Carlo tree search ([`mcts::search`]), where the position allows it
-    /// ([`Evaluate::exact_search_preferred`]); alpha-beta elsewhere.
+    /// ([`SearchHooks::exact_search_preferred`](crate::game::SearchHooks::exact_search_preferred));
+    /// alpha-beta elsewhere.
     Mcts,
 }
 
@@ -84,7 +85,7 @@ impl Searcher {
     }
 
     /// Whether `root` is searched by MCTS under `limits`.
-    pub fn uses_mcts<G: Evaluate>(self, root: &G, limits: &Limits) -> bool {
+    pub fn uses_mcts<G: Searchable>(self, root: &G, limits: &Limits) -> bool {
         let wanted = match self {
             Searcher::Auto => G::MCTS_BY_DEFAULT && !limits.depth_only(),
             Searcher::AlphaBeta => false,
@@ -107,9 +108,10 @@ pub struct SearchParams<M> {
     pub root_moves: Option<Vec<M>>,
     /// Search threads (`Threads`); 1 searches on the calling thread alone.
     pub threads: usize,
-    /// [`Evaluate::repetition_key`] of the game's positions before the root (what `position
-    /// … moves` and `move` played), in any order; a line that returns to one of them is
-    /// scored as a draw. Empty when the game has no repetitions or the history is unknown.
+    /// [`SearchHooks::repetition_key`](crate::game::SearchHooks::repetition_key) of the game's
+    /// positions before the root (what `position … moves` and `move` played), in any order; a line
+    /// that returns to one of them is scored as a draw. Empty when the game has no repetitions or
+    /// the history is unknown.
     pub earlier_positions: Vec<u64>,
     /// The learned evaluation to search with (`Eval`, `EvalFile`); `None`, or a net that does
     /// not fit the game, searches with the game's hand-written evaluation.
@@ -120,7 +122,7 @@ pub struct SearchParams<M> {
 /// none, where it never learned `root`'s variant ([`GameNet::knows`]: the hand evaluation
 /// then), or where it does not fit: the engine checks a net when it is chosen, so a misfit
 /// here is a caller's error, logged).
-pub fn game_net<G: Evaluate>(params: &SearchParams<G::Move>, root: &G) -> Option<GameNet<G>> {
+pub fn game_net<G: Searchable>(params: &SearchParams<G::Move>, root: &G) -> Option<GameNet<G>> {
     let net = params.net.as_ref()?;
     GameNet::new(Arc::clone(net))
         .inspect_err(|e| log::warn!("net not used: {e}"))
@@ -178,7 +180,7 @@ impl SearchResult {
 
 /// The root moves a search considers: `go searchmoves`' list if given, else the game's search
 /// moves; none when the game is over.
-pub(crate) fn root_moves<G: Evaluate>(root: &G, params: &SearchParams<G::Move>) -> Vec<G::Move> {
+pub(crate) fn root_moves<G: Searchable>(root: &G, params: &SearchParams<G::Move>) -> Vec<G::Move> {
     let mut moves = Vec::new();
     if root.outcome().is_none() {
         match &params.root_moves {
@@ -194,7 +196,7 @@ pub fn is_proven_within(score: i32, depth: u32) -> bool {
     score.abs() >= MATE_BOUND && (MATE - score.abs()) as u32 <= depth
 }
 
-fn pv_strings<G: Evaluate>(root: &G, pv: &[G::Move]) -> Vec<String> {
+fn pv_strings<G: Searchable>(root: &G, pv: &[G::Move]) -> Vec<String> {
     let mut pos = root.clone();
     pv.iter()
         .map(|&m| {
@@ -208,12 +210,12 @@ fn pv_strings<G: Evaluate>(root: &G, pv: &[G::Move]) -> Vec<String> {
 /// First depth searched with an aspiration window.
 const ASPIRATION_MIN_DEPTH: u32 = 4;
 
-/// One root search for the best `lines` lines to `depth`, with an aspiration window of the
-/// game's [`Evaluate::ASPIRATION_WINDOW`] around `guess`: on a fail low or high the window
-/// widens on that side (doubling its step) until the score falls inside it. With no guess, a
-/// proven result as guess, a depth below [`ASPIRATION_MIN_DEPTH`], several lines or no window
-/// for the game, the window is infinite.
-pub(crate) fn aspiration_search<G: Evaluate>(
+/// One root search for the best `lines` lines to `depth`, with an aspiration window of the game's
+/// [`SearchHooks::ASPIRATION_WINDOW`](crate::game::SearchHooks::ASPIRATION_WINDOW) around `guess`:
+/// on a fail low or high the window widens on that side (doubling its step) until the score falls
+/// inside it. With no guess, a proven result as guess, a depth below [`ASPIRATION_MIN_DEPTH`],
+/// several lines or no window for the game, the window is infinite.
+pub(crate) fn aspiration_search<G: Searchable>(
     ab: &mut AlphaBeta<G>,
     root: &G,
     moves: &[G::Move],
@@ -253,7 +255,7 @@ pub(crate) fn aspiration_search<G: Evaluate>(
 /// Any limit or `stop` may cut the search at any node, depth 1 included; a legal move is
 /// still returned whenever one exists: the last completed iteration's best, else the best
 /// root move depth 1 had scored, else the first root move.
-pub fn search<G: Evaluate>(
+pub fn search<G: Searchable>(
     root: &G,
     params: &SearchParams<G::Move>,
     tables: &mut SearchTables<G::Move>,
@@ -267,7 +269,7 @@ pub fn search<G: Evaluate>(
 /// [`progress`]): after a second, every root move it starts, and its totals whenever a second
 /// has passed without a report. When a limit or `stop` cuts an iteration short, the last
 /// finished iteration's lines are reported once more with the search's totals.
-pub fn search_reporting<G: Evaluate>(
+pub fn search_reporting<G: Searchable>(
     root: &G,
     params: &SearchParams<G::Move>,
     tables: &mut SearchTables<G::Move>,
@@ -330,7 +332,7 @@ pub fn search_reporting<G: Evaluate>(
 }
 
 /// The main thread's iterative deepening: it reports, and decides when to stop.
-struct MainSearch<'a, G: Evaluate> {
+struct MainSearch<'a, G: Searchable> {
     root: &'a G,
     params: &'a SearchParams<G::Move>,
     start: Instant,
@@ -338,7 +340,7 @@ struct MainSearch<'a, G: Evaluate> {
     max_depth: u32,
 }
 
-impl<G: Evaluate> MainSearch<'_, G> {
+impl<G: Searchable> MainSearch<'_, G> {
     fn iterate(
         &self,
         ab: &mut AlphaBeta<G>,

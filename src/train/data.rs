@@ -1,12 +1,12 @@
 //! Training positions: the games of `ludus datagen` files turned into the net's inputs (both
-//! views, from the engine's own [`Evaluate::net_features`]) and a target, the expected result
+//! views, from the engine's own [`NetFeatures::net_features`]) and a target, the expected result
 //! for the side to move blended from the search's score and the game's result.
 
 use std::path::PathBuf;
 
 use crate::datagen::format::{self, GameResult, Recorded};
 use crate::game::dynamic::RuleSet;
-use crate::game::{Evaluate, GameId, Player};
+use crate::game::{Evaluate, GameId, NetFeatures, Player};
 
 /// Positions ready for training, their inputs packed one after another.
 #[derive(Debug, Default)]
@@ -134,7 +134,7 @@ fn identity_options(identity: &str) -> Vec<(String, String)> {
 /// every position of every game, split into training
 /// positions and validation positions (the games whose index is a multiple of
 /// `validation_every`).
-pub fn load<G: Evaluate>(
+pub fn load<G: Evaluate + NetFeatures>(
     files: &[PathBuf],
     validation_every: u32,
 ) -> Result<(Positions, Positions), String> {

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use std::sync::atomic::AtomicBool;
 
-use ludus::game::{Evaluate, Game, Outcome};
+use ludus::game::{Game, Outcome, Searchable};
 use ludus::search::{Limits, Score, SearchParams, SearchResult, SearchTables, search};
 
 /// Plies to the end under perfect play, from the side to move's view: positive when it wins
@@ -77,12 +77,12 @@ pub fn keeps_result<G: Game>(pos: &G, child: &G, truth: i32) -> bool {
 }
 
 /// Searches `pos` within `limits` with fresh 16 MiB tables, one line, no overhead.
-pub fn search_within<G: Evaluate>(pos: &G, limits: Limits) -> SearchResult {
+pub fn search_within<G: Searchable>(pos: &G, limits: Limits) -> SearchResult {
     search_after(pos, &[], limits)
 }
 
 /// [`search_within`] for a game that had the positions `earlier` before `pos`.
-pub fn search_after<G: Evaluate>(pos: &G, earlier: &[&G], limits: Limits) -> SearchResult {
+pub fn search_after<G: Searchable>(pos: &G, earlier: &[&G], limits: Limits) -> SearchResult {
     let params = SearchParams {
         limits,
         multipv: 1,
@@ -103,7 +103,7 @@ pub fn search_after<G: Evaluate>(pos: &G, earlier: &[&G], limits: Limits) -> Sea
 }
 
 /// Asserts that a search of `pos` returns a legal move even at 0, 1 and 10 ms.
-pub fn assert_move_at_any_budget<G: Evaluate>(pos: &G) {
+pub fn assert_move_at_any_budget<G: Searchable>(pos: &G) {
     for movetime in [0, 1, 10] {
         let limits = Limits {
             movetime_ms: Some(movetime),

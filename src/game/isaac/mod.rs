@@ -12,6 +12,7 @@ mod features;
 mod notation;
 mod removal;
 mod rules;
+mod search_hooks;
 pub mod tables;
 
 use crate::game::{

@@ -1,6 +1,6 @@
 //! A second searcher: Monte Carlo tree search with PUCT selection and evaluation leaves, for
 //! positions where alpha-beta's horizon hurts (Isaac's placement phase, 100–600 moves a ply).
-//! Chosen by the `Searcher` option; generic over [`Evaluate`] like the alpha-beta search.
+//! Chosen by the `Searcher` option; generic over [`Searchable`] like the alpha-beta search.
 //!
 //! One iteration walks from the root to a leaf, choosing at each node the child with the best
 //! `Q + c · P · √N / (1 + n)` ([`Config::c_puct`]): `Q` is the child's mean value for the side
@@ -44,7 +44,7 @@ use std::time::{Duration, Instant};
 
 use super::score::MATE_BOUND;
 use super::{Score, SearchInfo, SearchParams, SearchResult, pv_strings};
-use crate::game::{Evaluate, Player};
+use crate::game::{Player, Searchable};
 use driver::Mcts;
 pub use reuse::KeptTree;
 use tree::for_side;
@@ -109,7 +109,7 @@ fn unsquash(q: f64, scale: f32) -> i32 {
 }
 
 /// The best `lines` root lines as `info` reports.
-fn infos<G: Evaluate>(mcts: &Mcts<G>, root: &G, lines: usize, start: Instant) -> Vec<SearchInfo> {
+fn infos<G: Searchable>(mcts: &Mcts<G>, root: &G, lines: usize, start: Instant) -> Vec<SearchInfo> {
     let ranked = mcts.tree.ranked_edges(0);
     let elapsed = start.elapsed();
     let shown = lines.min(ranked.len());
@@ -138,7 +138,7 @@ fn infos<G: Evaluate>(mcts: &Mcts<G>, root: &G, lines: usize, start: Instant) ->
 /// at least every second, and at the end. The tree uses at most `budget` bytes. Stops early when
 /// `stop` is set (polled every iteration); even when it is set from the start, a legal move is
 /// returned whenever one exists (the one with the best evaluation).
-pub fn search<G: Evaluate>(
+pub fn search<G: Searchable>(
     root: &G,
     params: &SearchParams<G::Move>,
     budget: usize,
@@ -161,7 +161,7 @@ pub fn search<G: Evaluate>(
 /// and leaves its own tree there for the next search. A search restricted to some root moves
 /// (`go searchmoves`) starts afresh and keeps nothing. `nodes N` counts this search's
 /// iterations only.
-pub fn search_reusing<G: Evaluate>(
+pub fn search_reusing<G: Searchable>(
     root: &G,
     params: &SearchParams<G::Move>,
     budget: usize,
@@ -173,7 +173,7 @@ pub fn search_reusing<G: Evaluate>(
 }
 
 /// [`search_reusing`] with other constants (for tuning).
-pub fn search_with<G: Evaluate>(
+pub fn search_with<G: Searchable>(
     root: &G,
     params: &SearchParams<G::Move>,
     budget: usize,
