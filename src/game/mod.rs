@@ -1,6 +1,7 @@
 //! Rules of the games and what the engine knows of them: the rules ([`Game`]), the search
 //! knowledge kept apart from them (the hand evaluation [`Evaluate`], the net's inputs
-//! [`NetFeatures`], the search's hooks [`SearchHooks`]; all of them together: [`Searchable`]),
+//! [`NetFeatures`], the search's hooks [`SearchHooks`], the door to the solved book
+//! [`SolvedBook`]; all of them together: [`Searchable`]),
 //! shared vocabulary ([`Player`], [`Outcome`], [`ParseError`]) and the one runtime dispatch
 //! over [`GameId`].
 //!
@@ -295,13 +296,26 @@ pub trait SearchHooks: Game {
     }
 }
 
-/// Everything the engine needs of a game to search and play it: its rules, its hand
-/// evaluation, its net inputs and its search hooks. Every type with all four is one (a blanket
-/// implementation); it is the bound of [`GameVisitor::visit`], so generic engine code names
-/// this one trait.
-pub trait Searchable: Game + Evaluate + NetFeatures + SearchHooks {}
+/// Whether a game's positions may be in the solved book (the certificates of `ludus solve`,
+/// embedded in the binary, docs/solved.md) and the position as the book reads it. Only Sight
+/// has books; the other games keep the defaults: no book.
+pub trait SolvedBook: Game {
+    /// Whether the game has solved books at all (the engine reads them when it starts).
+    const HAS_SOLVED_BOOK: bool = false;
+    /// This position as the books read it: a Sight position, the only kind they hold. `None`
+    /// (the default) in a game without books.
+    fn solved_book_position(&self) -> Option<&sight::Sight> {
+        None
+    }
+}
 
-impl<G: Game + Evaluate + NetFeatures + SearchHooks> Searchable for G {}
+/// Everything the engine needs of a game to search and play it: its rules, its hand
+/// evaluation, its net inputs, its search hooks and its solved book. Every type with all of
+/// them is one (a blanket implementation); it is the bound of [`GameVisitor::visit`], so
+/// generic engine code names this one trait.
+pub trait Searchable: Game + Evaluate + NetFeatures + SearchHooks + SolvedBook {}
+
+impl<G: Game + Evaluate + NetFeatures + SearchHooks + SolvedBook> Searchable for G {}
 
 /// The games ludus plays. Runtime choice of game happens only in [`GameId::visit`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
