@@ -121,8 +121,7 @@ fn play_one<G: Searchable>(args: &Args, settings: &G::Settings, g: usize) -> Gam
             let result = search(&pos, &params, &mut tables, &stop, &mut |_| {});
             depth_sum += result.depth as u64;
             searches += 1;
-            let best = result.best.expect("a game that is not over has a move");
-            pos.parse_move(&best).expect("the engine's own notation")
+            result.best.expect("a game that is not over has a move")
         } else {
             match args.opponent {
                 Opponent::Random => random_move(&pos, &mut rng).expect("a move"),

@@ -44,7 +44,7 @@
 //! };
 //! let mut tables = SearchTables::new(1, Sight::HISTORY_SIZE).expect("1 MiB");
 //! let result = search(&pos, &params, &mut tables, &AtomicBool::new(false), &mut |_| {});
-//! assert_eq!(result.best.as_deref(), Some("d4-e4"));
+//! assert_eq!(result.best, Some(pos.parse_move("d4-e4")?));
 //! assert_eq!(result.score, Some(Score::Mate(1)));
 //! # Ok::<(), ludus::game::ParseError>(())
 //! ```

@@ -35,17 +35,20 @@ fn params<M>(limits: Limits, multipv: usize, root_moves: Option<Vec<M>>) -> Sear
     }
 }
 
-/// Searches with fresh tables and `stop` as given; returns the result and the reports.
+/// Searches with fresh tables and `stop` as given; returns the result and the reports, in the
+/// game's notation.
 fn run<G: Searchable>(
     pos: &G,
     p: &SearchParams<G::Move>,
     stopped: bool,
-) -> (SearchResult, Vec<SearchInfo>) {
+) -> (SearchResult<String>, Vec<SearchInfo<String>>) {
     let mut tables = SearchTables::new(16, G::HISTORY_SIZE).expect("16 MiB for the tables");
     let mut infos = Vec::new();
     let stop = AtomicBool::new(stopped);
-    let result = search(pos, p, &mut tables, &stop, &mut |i| infos.push(i));
-    (result, infos)
+    let result = search(pos, p, &mut tables, &stop, &mut |i| {
+        infos.push(i.map_pv(|pv| pos.line_notation(pv)))
+    });
+    (result.map_move(|m| pos.move_to_string(m)), infos)
 }
 
 fn assert_legal<G: Game>(pos: &G, best: Option<&str>) {
@@ -126,7 +129,7 @@ fn cut_inside_depth_one_plays_the_best_move_scored_so_far() {
 }
 
 /// The lines of the last completed iteration: first moves and scores.
-fn last_lines(infos: &[SearchInfo]) -> Vec<(String, ludus::search::Score)> {
+fn last_lines(infos: &[SearchInfo<String>]) -> Vec<(String, ludus::search::Score)> {
     let deepest = infos.iter().map(|i| i.depth).max().unwrap_or(0);
     infos
         .iter()

@@ -38,19 +38,22 @@ fn params<M>(nodes: u64, root_moves: Option<Vec<M>>) -> SearchParams<M> {
 }
 
 /// Searches `pos` for `nodes` iterations from what `kept` holds; the result and the last
-/// line reported.
+/// line reported, in the game's notation.
 fn search<G: Searchable>(
     pos: &G,
     nodes: u64,
     budget: usize,
     kept: &mut KeptTree<G>,
-) -> (SearchResult, SearchInfo) {
+) -> (SearchResult<String>, SearchInfo<String>) {
     let mut infos = Vec::new();
     let stop = AtomicBool::new(false);
     let params = params(nodes, None);
     let result = mcts::search_reusing(pos, &params, budget, kept, &stop, &mut |i| infos.push(i));
     let last = infos.pop().expect("a search reports its line");
-    (result, last)
+    (
+        result.map_move(|m| pos.move_to_string(m)),
+        last.map_pv(|pv| pos.line_notation(pv)),
+    )
 }
 
 fn play(pos: &Isaac, moves: &[String]) -> Isaac {

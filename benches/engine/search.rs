@@ -22,11 +22,11 @@ fn target_nps(game: GameId) -> f64 {
 /// Size of the transposition table of every search, MiB.
 const HASH_MIB: usize = 16;
 
-/// One search and what it reported.
+/// One search and what it reported, its moves in the game's notation.
 struct Run {
-    result: SearchResult,
+    result: SearchResult<String>,
     /// The last `info` (of the last completed iteration), if any.
-    last: Option<SearchInfo>,
+    last: Option<SearchInfo<String>>,
     /// Wall time of the whole call.
     secs: f64,
 }
@@ -66,7 +66,11 @@ impl GameVisitor for OneSearch<'_> {
             last = Some(info);
         });
         let secs = t.elapsed().as_secs_f64();
-        Ok(Run { result, last, secs })
+        Ok(Run {
+            result: result.map_move(|m| root.move_to_string(m)),
+            last: last.map(|info| info.map_pv(|pv| root.line_notation(pv))),
+            secs,
+        })
     }
 }
 

@@ -400,7 +400,7 @@ fn play_one<G: Searchable>(
             };
             result = search(&pos, &depth_one, tables, &stop, &mut |_| {});
         }
-        let Some(best) = result.best.as_deref().and_then(|m| pos.parse_move(m).ok()) else {
+        let Some(best) = result.best else {
             break;
         };
         if let Some(score) = result.score {

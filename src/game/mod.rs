@@ -145,6 +145,19 @@ pub trait Game: Clone + Debug + PartialEq + Send + 'static {
         "not a legal move here".to_string()
     }
 
+    /// The moves of `line`, played one after another from this position (each legal where it
+    /// is played), in canonical notation: a principal variation as text.
+    fn line_notation(&self, line: &[Self::Move]) -> Vec<String> {
+        let mut pos = self.clone();
+        line.iter()
+            .map(|&m| {
+                let text = pos.move_to_string(m);
+                pos.play(m);
+                text
+            })
+            .collect()
+    }
+
     /// Parses and plays a move, or says why it cannot be played; `self` is unchanged on error.
     fn try_play_str(&mut self, s: &str) -> Result<Self::Move, IllegalMove> {
         let m = self

@@ -88,7 +88,7 @@ pub struct AlphaBeta<'a, G: Searchable> {
     /// The same keys of the game's positions before the root, sorted.
     earlier_positions: Vec<u64>,
     /// Where the main thread reports progress during an iteration (`None` for helpers).
-    pub progress: Option<ProgressSink<'a>>,
+    pub progress: Option<ProgressSink<'a, G::Move>>,
     /// The depth of the iteration under way (what progress reports name).
     depth: u32,
     /// The static evaluation: the game's own, or a net.
@@ -226,7 +226,7 @@ impl<'a, G: Searchable> AlphaBeta<'a, G> {
             if let Some(progress) = &mut self.progress
                 && progress.names_root_moves()
             {
-                progress.current_move(depth, root.move_to_string(m), number);
+                progress.current_move(depth, m, number);
             }
             // What a move must beat to enter the list: alpha until the list is full.
             let bar = match best.get(lines - 1) {

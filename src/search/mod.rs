@@ -130,9 +130,10 @@ pub fn game_net<G: Searchable>(params: &SearchParams<G::Move>, root: &G) -> Opti
         .filter(|net| net.knows(root))
 }
 
-/// One `info` line's worth of progress.
+/// One `info` line's worth of progress, naming moves as `M` (the game's moves; text once the
+/// engine reports it).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchInfo {
+pub struct SearchInfo<M> {
     /// Completed iteration depth.
     pub depth: u32,
     /// Deepest ply reached.
@@ -149,15 +150,33 @@ pub struct SearchInfo {
     pub time_ms: u64,
     /// Transposition table fill in permille.
     pub hashfull: u32,
-    /// The principal variation in move notation.
-    pub pv: Vec<String>,
+    /// The principal variation, from the root.
+    pub pv: Vec<M>,
 }
 
-/// What a finished search found.
+impl<M> SearchInfo<M> {
+    /// The same report with its principal variation turned by `f` (into the game's notation,
+    /// say: [`crate::game::Game::line_notation`]).
+    pub fn map_pv<N>(self, f: impl FnOnce(&[M]) -> Vec<N>) -> SearchInfo<N> {
+        SearchInfo {
+            depth: self.depth,
+            seldepth: self.seldepth,
+            multipv: self.multipv,
+            score: self.score,
+            nodes: self.nodes,
+            nps: self.nps,
+            time_ms: self.time_ms,
+            hashfull: self.hashfull,
+            pv: f(&self.pv),
+        }
+    }
+}
+
+/// What a finished search found, naming moves as `M` (the game's moves).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchResult {
+pub struct SearchResult<M> {
     /// The move to play, `None` when the position has no legal move.
-    pub best: Option<String>,
+    pub best: Option<M>,
     /// The best line's score, if a full iteration completed.
     pub score: Option<Score>,
     /// Nodes searched.
@@ -166,7 +185,7 @@ pub struct SearchResult {
     pub depth: u32,
 }
 
-impl SearchResult {
+impl<M> SearchResult<M> {
     /// The result of a search that found nothing (no legal move, or not searched yet).
     pub fn empty() -> Self {
         SearchResult {
@@ -174,6 +193,16 @@ impl SearchResult {
             score: None,
             nodes: 0,
             depth: 0,
+        }
+    }
+
+    /// The same result with its move turned by `f` (into the game's notation, say).
+    pub fn map_move<N>(self, f: impl FnOnce(M) -> N) -> SearchResult<N> {
+        SearchResult {
+            best: self.best.map(f),
+            score: self.score,
+            nodes: self.nodes,
+            depth: self.depth,
         }
     }
 }
@@ -194,17 +223,6 @@ pub(crate) fn root_moves<G: Searchable>(root: &G, params: &SearchParams<G::Move>
 /// Whether `score` is a proven result no deeper search can change at `depth`.
 pub fn is_proven_within(score: i32, depth: u32) -> bool {
     score.abs() >= MATE_BOUND && (MATE - score.abs()) as u32 <= depth
-}
-
-fn pv_strings<G: Searchable>(root: &G, pv: &[G::Move]) -> Vec<String> {
-    let mut pos = root.clone();
-    pv.iter()
-        .map(|&m| {
-            let s = pos.move_to_string(m);
-            pos.play(m);
-            s
-        })
-        .collect()
 }
 
 /// First depth searched with an aspiration window.
@@ -260,8 +278,8 @@ pub fn search<G: Searchable>(
     params: &SearchParams<G::Move>,
     tables: &mut SearchTables<G::Move>,
     stop: &AtomicBool,
-    report: &mut dyn FnMut(SearchInfo),
-) -> SearchResult {
+    report: &mut dyn FnMut(SearchInfo<G::Move>),
+) -> SearchResult<G::Move> {
     search_reporting(root, params, tables, stop, report, &mut |_| {})
 }
 
@@ -274,9 +292,9 @@ pub fn search_reporting<G: Searchable>(
     params: &SearchParams<G::Move>,
     tables: &mut SearchTables<G::Move>,
     stop: &AtomicBool,
-    report: &mut dyn FnMut(SearchInfo),
-    progress: &mut dyn FnMut(Progress),
-) -> SearchResult {
+    report: &mut dyn FnMut(SearchInfo<G::Move>),
+    progress: &mut dyn FnMut(Progress<G::Move>),
+) -> SearchResult<G::Move> {
     let limits = &params.limits;
     let start = limits.started.unwrap_or_else(Instant::now);
     let moves = root_moves(root, params);
@@ -345,8 +363,8 @@ impl<G: Searchable> MainSearch<'_, G> {
         &self,
         ab: &mut AlphaBeta<G>,
         mut moves: Vec<G::Move>,
-        report: &mut dyn FnMut(SearchInfo),
-    ) -> SearchResult {
+        report: &mut dyn FnMut(SearchInfo<G::Move>),
+    ) -> SearchResult<G::Move> {
         let root = self.root;
         let limits = &self.params.limits;
         let lines_wanted = self.params.multipv.clamp(1, moves.len());
@@ -386,12 +404,11 @@ impl<G: Searchable> MainSearch<'_, G> {
         }
         result.nodes = ab.total_nodes();
         if let Some(best) = lines.first() {
-            let pv = pv_strings(root, &best.pv);
-            result.best = pv.first().cloned();
+            result.best = best.pv.first().copied();
             result.score = Some(Score::from_internal(best.score));
         } else {
             // Cut before depth 1 scored a move: the first root move in the search's order.
-            result.best = Some(root.move_to_string(moves[0]));
+            result.best = Some(moves[0]);
         }
         result
     }
@@ -403,7 +420,7 @@ impl<G: Searchable> MainSearch<'_, G> {
         depth: u32,
         lines_wanted: usize,
         lines: &[RootLine<G::Move>],
-        report: &mut dyn FnMut(SearchInfo),
+        report: &mut dyn FnMut(SearchInfo<G::Move>),
     ) {
         let elapsed = self.start.elapsed();
         let nodes = ab.total_nodes();
@@ -420,7 +437,7 @@ impl<G: Searchable> MainSearch<'_, G> {
                 nps: (nodes as u128 * 1000 / elapsed.as_millis().max(1)) as u64,
                 time_ms: elapsed.as_millis() as u64,
                 hashfull: ab.hashfull(),
-                pv: pv_strings(self.root, &line.pv),
+                pv: line.pv.clone(),
             });
         }
     }

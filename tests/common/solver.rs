@@ -76,13 +76,18 @@ pub fn keeps_result<G: Game>(pos: &G, child: &G, truth: i32) -> bool {
     mover_wins == (truth > 0)
 }
 
-/// Searches `pos` within `limits` with fresh 16 MiB tables, one line, no overhead.
-pub fn search_within<G: Searchable>(pos: &G, limits: Limits) -> SearchResult {
+/// Searches `pos` within `limits` with fresh 16 MiB tables, one line, no overhead; the move in
+/// the game's notation.
+pub fn search_within<G: Searchable>(pos: &G, limits: Limits) -> SearchResult<String> {
     search_after(pos, &[], limits)
 }
 
 /// [`search_within`] for a game that had the positions `earlier` before `pos`.
-pub fn search_after<G: Searchable>(pos: &G, earlier: &[&G], limits: Limits) -> SearchResult {
+pub fn search_after<G: Searchable>(
+    pos: &G,
+    earlier: &[&G],
+    limits: Limits,
+) -> SearchResult<String> {
     let params = SearchParams {
         limits,
         multipv: 1,
@@ -100,6 +105,7 @@ pub fn search_after<G: Searchable>(pos: &G, earlier: &[&G], limits: Limits) -> S
         &AtomicBool::new(false),
         &mut |_| {},
     )
+    .map_move(|m| pos.move_to_string(m))
 }
 
 /// Asserts that a search of `pos` returns a legal move even at 0, 1 and 10 ms.
@@ -120,7 +126,12 @@ pub fn assert_move_at_any_budget<G: Searchable>(pos: &G) {
 /// Asserts that `result`, a search of `pos` whose value is `truth` (see [`plies_to_end`]), is
 /// a proven mate for the right side and that its move keeps the result; returns the position
 /// after that move. `label` names the case in messages.
-pub fn assert_proof_kept<G: Game>(label: &str, pos: &G, result: &SearchResult, truth: i32) -> G {
+pub fn assert_proof_kept<G: Game>(
+    label: &str,
+    pos: &G,
+    result: &SearchResult<String>,
+    truth: i32,
+) -> G {
     match result.score {
         Some(Score::Mate(n)) => assert_eq!(n > 0, truth > 0, "{label}: mate {n}, truth {truth}"),
         other => panic!(

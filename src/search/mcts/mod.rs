@@ -43,7 +43,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::score::MATE_BOUND;
-use super::{Score, SearchInfo, SearchParams, SearchResult, pv_strings};
+use super::{Score, SearchInfo, SearchParams, SearchResult};
 use crate::game::{Player, Searchable};
 use driver::Mcts;
 pub use reuse::KeptTree;
@@ -109,7 +109,7 @@ fn unsquash(q: f64, scale: f32) -> i32 {
 }
 
 /// The best `lines` root lines as `info` reports.
-fn infos<G: Searchable>(mcts: &Mcts<G>, root: &G, lines: usize, start: Instant) -> Vec<SearchInfo> {
+fn infos<G: Searchable>(mcts: &Mcts<G>, lines: usize, start: Instant) -> Vec<SearchInfo<G::Move>> {
     let ranked = mcts.tree.ranked_edges(0);
     let elapsed = start.elapsed();
     let shown = lines.min(ranked.len());
@@ -127,7 +127,7 @@ fn infos<G: Searchable>(mcts: &Mcts<G>, root: &G, lines: usize, start: Instant) 
                 nps: (mcts.iterations as u128 * 1000 / elapsed.as_millis().max(1)) as u64,
                 time_ms: elapsed.as_millis() as u64,
                 hashfull: mcts.tree.permille(),
-                pv: pv_strings(root, &pv),
+                pv,
             }
         })
         .collect()
@@ -143,8 +143,8 @@ pub fn search<G: Searchable>(
     params: &SearchParams<G::Move>,
     budget: usize,
     stop: &AtomicBool,
-    report: &mut dyn FnMut(SearchInfo),
-) -> SearchResult {
+    report: &mut dyn FnMut(SearchInfo<G::Move>),
+) -> SearchResult<G::Move> {
     let mut fresh = KeptTree::default();
     search_with(
         root,
@@ -167,8 +167,8 @@ pub fn search_reusing<G: Searchable>(
     budget: usize,
     kept: &mut KeptTree<G>,
     stop: &AtomicBool,
-    report: &mut dyn FnMut(SearchInfo),
-) -> SearchResult {
+    report: &mut dyn FnMut(SearchInfo<G::Move>),
+) -> SearchResult<G::Move> {
     search_with(root, params, budget, DEFAULT_CONFIG, kept, stop, report)
 }
 
@@ -180,8 +180,8 @@ pub fn search_with<G: Searchable>(
     config: Config,
     kept: &mut KeptTree<G>,
     stop: &AtomicBool,
-    report: &mut dyn FnMut(SearchInfo),
-) -> SearchResult {
+    report: &mut dyn FnMut(SearchInfo<G::Move>),
+) -> SearchResult<G::Move> {
     let limits = &params.limits;
     let start = limits.started.unwrap_or_else(Instant::now);
     let mut result = SearchResult::empty();
@@ -217,7 +217,7 @@ pub fn search_with<G: Searchable>(
             let mut mcts = Mcts::new(budget, max_depth, config);
             mcts.set_net(net.as_ref());
             if !mcts.start(root, &moves) {
-                result.best = Some(root.move_to_string(first));
+                result.best = Some(first);
                 return result;
             }
             mcts
@@ -244,17 +244,17 @@ pub fn search_with<G: Searchable>(
             }
             last_report = Instant::now();
             reported_at = Some(mcts.iterations);
-            infos(&mcts, root, lines, start)
+            infos(&mcts, lines, start)
                 .into_iter()
                 .for_each(&mut *report);
         }
     }
-    let infos = infos(&mcts, root, lines, start);
+    let infos = infos(&mcts, lines, start);
     let Some(best) = infos.first() else {
-        result.best = Some(root.move_to_string(first));
+        result.best = Some(first);
         return result;
     };
-    result.best = best.pv.first().cloned();
+    result.best = best.pv.first().copied();
     result.score = Some(best.score);
     result.nodes = mcts.iterations;
     result.depth = best.depth;
