@@ -97,18 +97,10 @@ fn play_one<G: Searchable>(args: &Args, settings: &G::Settings, g: usize) -> Gam
     let mut rng = SmallRng::seed_from_u64(args.seed + g as u64);
     let mut tables = SearchTables::new(16, G::HISTORY_SIZE).expect("16 MiB for the table");
     let stop = AtomicBool::new(false);
-    let params = SearchParams {
-        limits: Limits {
-            movetime_ms: Some(args.movetime),
-            ..Limits::default()
-        },
-        multipv: 1,
-        overhead_ms: 0,
-        root_moves: None,
-        threads: 1,
-        earlier_positions: Vec::new(),
-        net: None,
-    };
+    let params = SearchParams::new(Limits {
+        movetime_ms: Some(args.movetime),
+        ..Limits::default()
+    });
     let mut pos = G::start(settings);
     let (mut plies, mut depth_sum, mut searches) = (0, 0, 0);
     let winner = loop {

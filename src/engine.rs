@@ -513,16 +513,11 @@ impl<G: Searchable> Worker<G> {
             };
             self.tables.clear();
             let params = SearchParams {
-                limits: Limits {
+                net: net.clone(),
+                ..SearchParams::new(Limits {
                     depth: Some(G::BENCH_DEPTH),
                     ..Limits::default()
-                },
-                multipv: 1,
-                overhead_ms: 0,
-                root_moves: None,
-                threads: 1,
-                earlier_positions: Vec::new(),
-                net: net.clone(),
+                })
             };
             let result = run_search(&root, &params, &mut self.tables, &self.stop, &mut |_| {});
             total += result.nodes;

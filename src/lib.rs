@@ -33,15 +33,7 @@
 //! // docs/rules/sight.md TV11: White to move, one of its five moves shuts Black in.
 //! let pos = Sight::from_fen("5:x5/x,w,x,w2,x/b,x,w,w3,b2/x3,b,b/x5 w", &SightSettings::default())?;
 //! assert_eq!(pos.perft(1), 5);
-//! let params = SearchParams {
-//!     limits: Limits { depth: Some(4), ..Limits::default() },
-//!     multipv: 1,
-//!     overhead_ms: 0,
-//!     root_moves: None,
-//!     threads: 1,
-//!     earlier_positions: Vec::new(),
-//!     net: None,
-//! };
+//! let params = SearchParams::new(Limits { depth: Some(4), ..Limits::default() });
 //! let mut tables = SearchTables::new(1, Sight::HISTORY_SIZE).expect("1 MiB");
 //! let result = search(&pos, &params, &mut tables, &AtomicBool::new(false), &mut |_| {});
 //! assert_eq!(result.best, Some(pos.parse_move("d4-e4")?));

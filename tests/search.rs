@@ -33,15 +33,7 @@ fn sight(fen: &str) -> Sight {
 }
 
 fn params(limits: Limits) -> SearchParams<<Sight as Game>::Move> {
-    SearchParams {
-        limits,
-        multipv: 1,
-        overhead_ms: 0,
-        root_moves: None,
-        threads: 1,
-        earlier_positions: Vec::new(),
-        net: None,
-    }
+    SearchParams::new(limits)
 }
 
 /// The search's result and reports, in the game's notation.

@@ -25,13 +25,9 @@ fn wide() -> Tactigon {
 
 fn params<M>(limits: Limits, multipv: usize, root_moves: Option<Vec<M>>) -> SearchParams<M> {
     SearchParams {
-        limits,
         multipv,
-        overhead_ms: 0,
         root_moves,
-        threads: 1,
-        earlier_positions: Vec::new(),
-        net: None,
+        ..SearchParams::new(limits)
     }
 }
 

@@ -55,13 +55,8 @@ fn run_with<G: Searchable>(
     stop: bool,
 ) -> (SearchResult<String>, Vec<SearchInfo<String>>) {
     let params = SearchParams {
-        limits,
-        multipv: 1,
-        overhead_ms: 0,
         root_moves,
-        threads: 1,
-        earlier_positions: Vec::new(),
-        net: None,
+        ..SearchParams::new(limits)
     };
     let mut infos = Vec::new();
     let stop = AtomicBool::new(stop);

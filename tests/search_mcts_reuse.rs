@@ -24,16 +24,11 @@ fn isaac(fen: &str) -> Isaac {
 
 fn params<M>(nodes: u64, root_moves: Option<Vec<M>>) -> SearchParams<M> {
     SearchParams {
-        limits: Limits {
+        root_moves,
+        ..SearchParams::new(Limits {
             nodes: Some(nodes),
             ..Limits::default()
-        },
-        multipv: 1,
-        overhead_ms: 0,
-        root_moves,
-        threads: 1,
-        earlier_positions: Vec::new(),
-        net: None,
+        })
     }
 }
 

@@ -48,15 +48,7 @@ impl GameVisitor for OneSearch<'_> {
 
     fn visit<G: Searchable>(self) -> Self::Output {
         let root: G = parse(self.pos)?;
-        let params = SearchParams {
-            limits: self.limits,
-            multipv: 1,
-            overhead_ms: 0,
-            root_moves: None,
-            threads: 1,
-            earlier_positions: Vec::new(),
-            net: None,
-        };
+        let params = SearchParams::new(self.limits);
         let mut tables = SearchTables::new(HASH_MIB, G::HISTORY_SIZE)
             .map_err(|e| format!("cannot allocate the search tables: {e:?}"))?;
         let stop = AtomicBool::new(false);

@@ -376,16 +376,12 @@ fn play_one<G: Searchable>(
     let mut samples = Vec::new();
     while pos.outcome().is_none() && plies < args.max_plies {
         let params = SearchParams {
-            limits: Limits {
-                nodes: Some(args.nodes),
-                ..Limits::default()
-            },
-            multipv: 1,
-            overhead_ms: 0,
-            root_moves: None,
-            threads: 1,
             earlier_positions: earlier.clone(),
             net: run.net.clone(),
+            ..SearchParams::new(Limits {
+                nodes: Some(args.nodes),
+                ..Limits::default()
+            })
         };
         let mut result = search(&pos, &params, tables, &stop, &mut |_| {});
         if result.score.is_none() {

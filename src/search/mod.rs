@@ -118,6 +118,30 @@ pub struct SearchParams<M> {
     pub net: Option<Arc<Net>>,
 }
 
+impl<M> SearchParams<M> {
+    /// A search within `limits` and nothing more: one line, no move overhead, every root move,
+    /// one thread, no earlier positions, the hand evaluation. Callers set the fields they need
+    /// otherwise (`SearchParams { threads: 4, ..SearchParams::new(limits) }`).
+    pub fn new(limits: Limits) -> Self {
+        SearchParams {
+            limits,
+            multipv: 1,
+            overhead_ms: 0,
+            root_moves: None,
+            threads: 1,
+            earlier_positions: Vec::new(),
+            net: None,
+        }
+    }
+}
+
+/// [`SearchParams::new`] without limits (a search that runs until stopped or proven).
+impl<M> Default for SearchParams<M> {
+    fn default() -> Self {
+        SearchParams::new(Limits::default())
+    }
+}
+
 /// The net of `params` checked against `G`, for a search from `root` (`None` where there is
 /// none, where it never learned `root`'s variant ([`GameNet::knows`]: the hand evaluation
 /// then), or where it does not fit: the engine checks a net when it is chosen, so a misfit

@@ -89,13 +89,8 @@ pub fn search_after<G: Searchable>(
     limits: Limits,
 ) -> SearchResult<String> {
     let params = SearchParams {
-        limits,
-        multipv: 1,
-        overhead_ms: 0,
-        root_moves: None,
-        threads: 1,
         earlier_positions: earlier.iter().filter_map(|p| p.repetition_key()).collect(),
-        net: None,
+        ..SearchParams::new(limits)
     };
     let mut tables = SearchTables::new(16, G::HISTORY_SIZE).expect("16 MiB for the tables");
     search(

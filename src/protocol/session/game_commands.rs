@@ -142,21 +142,22 @@ impl<G: Searchable> Session<'_, G> {
             Some(list)
         };
         let options = &self.shared.options;
+        let limits = Limits {
+            depth: args.depth,
+            nodes: args.nodes,
+            movetime_ms: args.movetime,
+            clock,
+            infinite: args.infinite,
+            started: Some(started),
+        };
         Ok(SearchParams {
-            limits: Limits {
-                depth: args.depth,
-                nodes: args.nodes,
-                movetime_ms: args.movetime,
-                clock,
-                infinite: args.infinite,
-                started: Some(started),
-            },
             multipv: options.get_i64(opt::MULTIPV, 1) as usize,
             overhead_ms: options.get_i64(opt::MOVE_OVERHEAD, opt::DEFAULT_MOVE_OVERHEAD_MS),
             root_moves,
             threads: options.get_i64(opt::THREADS, 1) as usize,
             earlier_positions: self.earlier_positions.clone(),
             net: self.net(),
+            ..SearchParams::new(limits)
         })
     }
 
