@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use clap::{Parser, ValueEnum};
-use ludus::game::{Evaluate, GameId, GameVisitor, OptionSpec, OptionValues, Outcome, Player};
+use ludus::game::{GameId, GameVisitor, OptionSpec, OptionValues, Outcome, Player, Searchable};
 use ludus::search::levels::{greedy_move, random_move};
 use ludus::search::{Limits, SearchParams, SearchTables, search};
 use rand::SeedableRng;
@@ -62,7 +62,7 @@ struct Play<'a>(&'a Args);
 impl GameVisitor for Play<'_> {
     type Output = Vec<GameResult>;
 
-    fn visit<G: Evaluate>(self) -> Vec<GameResult> {
+    fn visit<G: Searchable>(self) -> Vec<GameResult> {
         let args = self.0;
         let specs: Vec<OptionSpec> = G::options();
         let settings = G::settings(&OptionValues::from_specs(&specs));
@@ -88,7 +88,7 @@ impl GameVisitor for Play<'_> {
     }
 }
 
-fn play_one<G: Evaluate>(args: &Args, settings: &G::Settings, g: usize) -> GameResult {
+fn play_one<G: Searchable>(args: &Args, settings: &G::Settings, g: usize) -> GameResult {
     let full_seat = if g.is_multiple_of(2) {
         Player::One
     } else {
@@ -97,18 +97,10 @@ fn play_one<G: Evaluate>(args: &Args, settings: &G::Settings, g: usize) -> GameR
     let mut rng = SmallRng::seed_from_u64(args.seed + g as u64);
     let mut tables = SearchTables::new(16, G::HISTORY_SIZE).expect("16 MiB for the table");
     let stop = AtomicBool::new(false);
-    let params = SearchParams {
-        limits: Limits {
-            movetime_ms: Some(args.movetime),
-            ..Limits::default()
-        },
-        multipv: 1,
-        overhead_ms: 0,
-        root_moves: None,
-        threads: 1,
-        earlier_positions: Vec::new(),
-        net: None,
-    };
+    let params = SearchParams::new(Limits {
+        movetime_ms: Some(args.movetime),
+        ..Limits::default()
+    });
     let mut pos = G::start(settings);
     let (mut plies, mut depth_sum, mut searches) = (0, 0, 0);
     let winner = loop {
@@ -121,8 +113,7 @@ fn play_one<G: Evaluate>(args: &Args, settings: &G::Settings, g: usize) -> GameR
             let result = search(&pos, &params, &mut tables, &stop, &mut |_| {});
             depth_sum += result.depth as u64;
             searches += 1;
-            let best = result.best.expect("a game that is not over has a move");
-            pos.parse_move(&best).expect("the engine's own notation")
+            result.best.expect("a game that is not over has a move")
         } else {
             match args.opponent {
                 Opponent::Random => random_move(&pos, &mut rng).expect("a move"),

@@ -5,6 +5,11 @@
 //! A job gets its root position by value. A shared `AtomicBool` stops it; every job ends with
 //! exactly one final report ([`Report::BestMove`], [`Report::PerftDone`] or
 //! [`Report::BenchDone`]), also when stopped.
+//!
+//! The searches name moves as the game's own ([`Game::Move`]); a report names them in the
+//! game's notation, written by the worker from the job's root ([`Game::move_to_string`],
+//! [`Game::line_notation`]): one event channel serves the input reader and every game's
+//! worker, so what crosses it is the same for every game.
 
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
@@ -16,7 +21,7 @@ use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
-use crate::game::{Evaluate, Game, OptionValues};
+use crate::game::{Game, OptionValues, Searchable};
 use crate::search::levels::{self, Level};
 use crate::search::progress::Progress;
 use crate::search::tt::TranspositionTable;
@@ -57,13 +62,14 @@ pub enum Event {
 /// What the worker reports.
 #[derive(Debug)]
 pub enum Report {
-    /// A completed iteration of a search.
-    Info(SearchInfo),
-    /// Progress in the middle of an iteration (the current root move, or the totals).
-    Progress(Progress),
+    /// A completed iteration of a search, its moves in the game's notation.
+    Info(SearchInfo<String>),
+    /// Progress in the middle of an iteration (the current root move, or the totals), its
+    /// move in the game's notation.
+    Progress(Progress<String>),
     /// The search is over (final report of a search).
     BestMove {
-        /// The move, `None` when there is no legal move.
+        /// The move in the game's notation, `None` when there is no legal move.
         best: Option<String>,
     },
     /// Perft count below one root move.
@@ -99,7 +105,7 @@ pub enum Report {
 }
 
 /// Work for the worker.
-pub enum Job<G: Evaluate> {
+pub enum Job<G: Searchable> {
     /// Search `root` and report a best move.
     Search {
         /// The position.
@@ -127,7 +133,7 @@ pub enum Job<G: Evaluate> {
     },
 }
 
-impl<G: Evaluate> Job<G> {
+impl<G: Searchable> Job<G> {
     /// The move that answers a search if it fails or cannot be waited for: its first root
     /// move (the first legal move, or the first of `searchmoves`); `None` for other jobs and
     /// when there is no legal move.
@@ -169,7 +175,7 @@ impl<G: Evaluate> Job<G> {
     }
 }
 
-enum Control<G: Evaluate> {
+enum Control<G: Searchable> {
     Run(u64, Job<G>),
     NewGame,
     ResizeHash(usize),
@@ -177,7 +183,7 @@ enum Control<G: Evaluate> {
 }
 
 /// Handle of the worker thread of game `G`.
-pub struct Engine<G: Evaluate> {
+pub struct Engine<G: Searchable> {
     control: Option<Sender<Control<G>>>,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
@@ -191,7 +197,7 @@ pub struct Engine<G: Evaluate> {
     warming: Option<Receiver<()>>,
 }
 
-impl<G: Evaluate> Engine<G> {
+impl<G: Searchable> Engine<G> {
     /// Starts a worker that reports into `events`, with the given tables and random seed.
     pub fn start(events: Sender<Event>, tables: SearchTables<G::Move>, seed: u64) -> Self {
         let (control, inbox) = crossbeam_channel::unbounded();
@@ -303,7 +309,7 @@ impl<G: Evaluate> Engine<G> {
     }
 }
 
-impl<G: Evaluate> Drop for Engine<G> {
+impl<G: Searchable> Drop for Engine<G> {
     fn drop(&mut self) {
         self.stop();
         self.control = None;
@@ -313,7 +319,7 @@ impl<G: Evaluate> Drop for Engine<G> {
     }
 }
 
-struct Worker<G: Evaluate> {
+struct Worker<G: Searchable> {
     events: Sender<Event>,
     stop: Arc<AtomicBool>,
     tables: SearchTables<G::Move>,
@@ -322,7 +328,7 @@ struct Worker<G: Evaluate> {
     rng: SmallRng,
 }
 
-impl<G: Evaluate> Worker<G> {
+impl<G: Searchable> Worker<G> {
     fn run(mut self, inbox: Receiver<Control<G>>) {
         for control in inbox {
             match control {
@@ -412,20 +418,22 @@ impl<G: Evaluate> Worker<G> {
             // Only MCTS goes on from the kept tree; no need to hold its memory.
             self.mcts_tree.clear();
         }
-        let mut report = |i| {
-            send(Report::Info(i));
+        let mut report = |i: SearchInfo<G::Move>| {
+            send(Report::Info(i.map_pv(|pv| root.line_notation(pv))));
         };
         // `book` is only probed for `Level full` (run_job); `searchmoves` may still rule it out.
-        let in_book = book.filter(|hit| {
-            params
-                .root_moves
-                .as_ref()
-                .is_none_or(|moves| moves.iter().any(|&m| root.move_to_string(m) == hit.mv))
-        });
+        let in_book = book
+            .and_then(|hit| root.parse_move(&hit.mv).ok().map(|m| (hit, m)))
+            .filter(|&(_, m)| {
+                params
+                    .root_moves
+                    .as_ref()
+                    .is_none_or(|moves| moves.contains(&m))
+            });
         let best = match level {
-            _ if in_book.is_some() => in_book.map(|hit| {
-                self.report(id, Report::Info(book_info(start, &hit)));
-                hit.mv
+            _ if in_book.is_some() => in_book.map(|(hit, m)| {
+                report(book_info(start, &hit, m));
+                m
             }),
             Level::Full if searcher.uses_mcts(root, &params.limits) => {
                 // The tree may use as much memory as the transposition table (option `Hash`).
@@ -434,27 +442,23 @@ impl<G: Evaluate> Worker<G> {
                 mcts::search_reusing(root, params, budget, kept, &self.stop, &mut report).best
             }
             Level::Full => {
-                let mut progress = |p| {
-                    send(Report::Progress(p));
+                let mut progress = |p: Progress<G::Move>| {
+                    send(Report::Progress(p.map_move(|m| root.move_to_string(m))));
                 };
                 let tables = &mut self.tables;
                 search_reporting(root, params, tables, &self.stop, &mut report, &mut progress).best
             }
             Level::Greedy => {
                 let moves = levels::candidate_moves(root, params.root_moves.as_deref());
-                match levels::greedy_move_among(root, &moves, &mut self.rng) {
-                    Some((m, score)) => {
-                        let mv = root.move_to_string(m);
-                        self.report(id, Report::Info(one_ply_info(start, score, &mv)));
-                        Some(mv)
-                    }
-                    None => None,
+                let choice = levels::greedy_move_among(root, &moves, &mut self.rng);
+                if let Some((m, score)) = choice {
+                    report(one_ply_info(start, score, m));
                 }
+                choice.map(|(m, _)| m)
             }
             Level::Random => {
                 let moves = levels::candidate_moves(root, params.root_moves.as_deref());
-                let choice = levels::random_move_among(&moves, &mut self.rng);
-                choice.map(|m| root.move_to_string(m))
+                levels::random_move_among(&moves, &mut self.rng)
             }
         };
         if params.limits.infinite {
@@ -463,6 +467,7 @@ impl<G: Evaluate> Worker<G> {
                 std::thread::sleep(Duration::from_millis(1));
             }
         }
+        let best = best.map(|m| root.move_to_string(m));
         self.report(id, Report::BestMove { best });
     }
 
@@ -508,16 +513,11 @@ impl<G: Evaluate> Worker<G> {
             };
             self.tables.clear();
             let params = SearchParams {
-                limits: Limits {
+                net: net.clone(),
+                ..SearchParams::new(Limits {
                     depth: Some(G::BENCH_DEPTH),
                     ..Limits::default()
-                },
-                multipv: 1,
-                overhead_ms: 0,
-                root_moves: None,
-                threads: 1,
-                earlier_positions: Vec::new(),
-                net: net.clone(),
+                })
             };
             let result = run_search(&root, &params, &mut self.tables, &self.stop, &mut |_| {});
             total += result.nodes;
@@ -548,7 +548,7 @@ impl<G: Evaluate> Worker<G> {
 }
 
 /// The one `info` line of a move from the solved book: a proven win, `plies` to the end.
-fn book_info(start: Instant, hit: &BookMove) -> SearchInfo {
+fn book_info<M>(start: Instant, hit: &BookMove, m: M) -> SearchInfo<M> {
     SearchInfo {
         depth: hit.plies as u32,
         seldepth: hit.plies as u32,
@@ -558,11 +558,11 @@ fn book_info(start: Instant, hit: &BookMove) -> SearchInfo {
         nps: 0,
         time_ms: start.elapsed().as_millis() as u64,
         hashfull: 0,
-        pv: vec![hit.mv.clone()],
+        pv: vec![m],
     }
 }
 
-fn one_ply_info(start: Instant, score: i32, mv: &str) -> SearchInfo {
+fn one_ply_info<M>(start: Instant, score: i32, m: M) -> SearchInfo<M> {
     let time_ms = start.elapsed().as_millis() as u64;
     SearchInfo {
         depth: 1,
@@ -573,7 +573,7 @@ fn one_ply_info(start: Instant, score: i32, mv: &str) -> SearchInfo {
         nps: 1000 / time_ms.max(1),
         time_ms,
         hashfull: 0,
-        pv: vec![mv.to_string()],
+        pv: vec![m],
     }
 }
 

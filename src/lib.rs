@@ -3,9 +3,10 @@
 //! The map of the house (its rooms, the arrows between them, the threads, where each concept
 //! lives, how to add a game) is docs/architecture.md; `tests/house/layering.rs` keeps its
 //! walls. In short, from the bottom up:
-//! - [`game`]: rules ([`game::Game`]), search knowledge per game, the single runtime dispatch
-//!   [`game::GameId::visit`], and the rules behind one object-safe trait
-//!   ([`game::dynamic`]);
+//! - [`game`]: rules ([`game::Game`]) and search knowledge ([`game::Evaluate`],
+//!   [`game::NetFeatures`], [`game::SearchHooks`], together [`game::Searchable`]) per game,
+//!   the single runtime dispatch [`game::GameId::visit`], and the rules behind one object-safe
+//!   trait ([`game::dynamic`]);
 //! - [`lines`], [`machine`], [`exit_status`], [`files`]: bounded line reading, the machine's
 //!   processors and memory, what the exit statuses mean, reading the files ludus is given;
 //! - the engine core, a straight stack: [`net`] (learned evaluations) → [`search`]
@@ -24,24 +25,16 @@
 //! ```
 //! use std::sync::atomic::AtomicBool;
 //! use ludus::game::sight::{Sight, SightSettings};
-//! use ludus::game::{Evaluate, Game};
+//! use ludus::game::{Game, SearchHooks};
 //! use ludus::search::{search, Limits, Score, SearchParams, SearchTables};
 //!
 //! // docs/rules/sight.md TV11: White to move, one of its five moves shuts Black in.
 //! let pos = Sight::from_fen("5:x5/x,w,x,w2,x/b,x,w,w3,b2/x3,b,b/x5 w", &SightSettings::default())?;
 //! assert_eq!(pos.perft(1), 5);
-//! let params = SearchParams {
-//!     limits: Limits { depth: Some(4), ..Limits::default() },
-//!     multipv: 1,
-//!     overhead_ms: 0,
-//!     root_moves: None,
-//!     threads: 1,
-//!     earlier_positions: Vec::new(),
-//!     net: None,
-//! };
+//! let params = SearchParams::new(Limits { depth: Some(4), ..Limits::default() });
 //! let mut tables = SearchTables::new(1, Sight::HISTORY_SIZE).expect("1 MiB");
 //! let result = search(&pos, &params, &mut tables, &AtomicBool::new(false), &mut |_| {});
-//! assert_eq!(result.best.as_deref(), Some("d4-e4"));
+//! assert_eq!(result.best, Some(pos.parse_move("d4-e4")?));
 //! assert_eq!(result.score, Some(Score::Mate(1)));
 //! # Ok::<(), ludus::game::ParseError>(())
 //! ```

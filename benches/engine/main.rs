@@ -28,7 +28,7 @@ mod search;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use ludus::game::{Evaluate, GameId, OptionValues};
+use ludus::game::{GameId, OptionValues, Searchable};
 use perft::bench_perft;
 use protocol::bench_protocol;
 use report::Table;
@@ -298,7 +298,7 @@ fn main() -> ExitCode {
 }
 
 /// Reads `pos` as a `G` under the game's default settings (the option defaults).
-fn parse<G: Evaluate>(pos: &Position) -> BenchResult<G> {
+fn parse<G: Searchable>(pos: &Position) -> BenchResult<G> {
     let settings = G::settings(&OptionValues::from_specs(&G::options()));
     G::from_fen(pos.fen, &settings).map_err(|e| format!("{} {}: {e}", pos.game, pos.fen))
 }

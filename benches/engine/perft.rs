@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use ludus::game::{Evaluate, GameVisitor};
+use ludus::game::{GameVisitor, Searchable};
 
 use crate::report::{Table, median, mega, min, thousands};
 use crate::{BenchResult, Plan, Position, START_POSITIONS, Verdict, parse};
@@ -22,7 +22,7 @@ struct TimedPerft<'a> {
 impl GameVisitor for TimedPerft<'_> {
     type Output = BenchResult<(u64, Vec<f64>)>;
 
-    fn visit<G: Evaluate>(self) -> Self::Output {
+    fn visit<G: Searchable>(self) -> Self::Output {
         let TimedPerft { pos, depth, runs } = self;
         let root: G = parse(pos)?;
         // Cheap sanity checks of the shallow counts first; the timed depth is checked below.

@@ -5,7 +5,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use ludus::game::{Evaluate, GameId, GameVisitor};
+use ludus::game::{GameId, GameVisitor, Searchable};
 use ludus::search::{Limits, SearchInfo, SearchParams, SearchResult, SearchTables, search};
 
 use crate::report::{Table, max, median, mega, min, thousands};
@@ -22,11 +22,11 @@ fn target_nps(game: GameId) -> f64 {
 /// Size of the transposition table of every search, MiB.
 const HASH_MIB: usize = 16;
 
-/// One search and what it reported.
+/// One search and what it reported, its moves in the game's notation.
 struct Run {
-    result: SearchResult,
+    result: SearchResult<String>,
     /// The last `info` (of the last completed iteration), if any.
-    last: Option<SearchInfo>,
+    last: Option<SearchInfo<String>>,
     /// Wall time of the whole call.
     secs: f64,
 }
@@ -46,17 +46,9 @@ struct OneSearch<'a> {
 impl GameVisitor for OneSearch<'_> {
     type Output = BenchResult<Run>;
 
-    fn visit<G: Evaluate>(self) -> Self::Output {
+    fn visit<G: Searchable>(self) -> Self::Output {
         let root: G = parse(self.pos)?;
-        let params = SearchParams {
-            limits: self.limits,
-            multipv: 1,
-            overhead_ms: 0,
-            root_moves: None,
-            threads: 1,
-            earlier_positions: Vec::new(),
-            net: None,
-        };
+        let params = SearchParams::new(self.limits);
         let mut tables = SearchTables::new(HASH_MIB, G::HISTORY_SIZE)
             .map_err(|e| format!("cannot allocate the search tables: {e:?}"))?;
         let stop = AtomicBool::new(false);
@@ -66,7 +58,11 @@ impl GameVisitor for OneSearch<'_> {
             last = Some(info);
         });
         let secs = t.elapsed().as_secs_f64();
-        Ok(Run { result, last, secs })
+        Ok(Run {
+            result: result.map_move(|m| root.move_to_string(m)),
+            last: last.map(|info| info.map_pv(|pv| root.line_notation(pv))),
+            secs,
+        })
     }
 }
 

@@ -25,7 +25,7 @@ use rand::{RngExt, SeedableRng};
 
 use crate::files::fnv1a64;
 use crate::game::dynamic::RuleSet;
-use crate::game::{Evaluate, GameId, GameVisitor, OptionValues, Outcome, Player};
+use crate::game::{GameId, GameVisitor, OptionValues, Outcome, Player, Searchable};
 use crate::net::{GameNet, Net, embedded};
 use crate::runs::{self, RunError, Shard, write_line};
 use crate::search::{Limits, Score, SearchParams, SearchTables, search};
@@ -114,7 +114,7 @@ fn run_net(args: &DatagenArgs, game: GameId) -> Result<(Option<Arc<Net>>, String
     struct Pick<'a>(Option<&'a Path>);
     impl GameVisitor for Pick<'_> {
         type Output = Result<Option<Arc<Net>>, String>;
-        fn visit<G: Evaluate>(self) -> Self::Output {
+        fn visit<G: Searchable>(self) -> Self::Output {
             let Some(path) = self.0 else {
                 return Ok(embedded::net_for::<G>());
             };
@@ -207,7 +207,7 @@ fn generate(args: &DatagenArgs, game: GameId, out: &mut dyn Write) -> Result<(),
     }
     impl GameVisitor for Play<'_> {
         type Output = Result<(), RunError>;
-        fn visit<G: Evaluate>(self) -> Result<(), RunError> {
+        fn visit<G: Searchable>(self) -> Result<(), RunError> {
             // `run_net` checked the net against this game.
             let run = Run {
                 args: self.args,
@@ -282,7 +282,7 @@ struct Run<'a> {
     net: Option<Arc<Net>>,
 }
 
-fn play_games<G: Evaluate>(
+fn play_games<G: Searchable>(
     run: &Run<'_>,
     todo: &[u32],
     file: &mut std::fs::File,
@@ -327,7 +327,7 @@ fn play_games<G: Evaluate>(
 }
 
 /// Plays game `index` of the run: its random opening, then the search on both sides.
-fn play_one<G: Evaluate>(
+fn play_one<G: Searchable>(
     run: &Run<'_>,
     settings: &G::Settings,
     index: u32,
@@ -356,16 +356,12 @@ fn play_one<G: Evaluate>(
     let mut samples = Vec::new();
     while pos.outcome().is_none() && plies < args.max_plies {
         let params = SearchParams {
-            limits: Limits {
-                nodes: Some(args.nodes),
-                ..Limits::default()
-            },
-            multipv: 1,
-            overhead_ms: 0,
-            root_moves: None,
-            threads: 1,
             earlier_positions: earlier.clone(),
             net: run.net.clone(),
+            ..SearchParams::new(Limits {
+                nodes: Some(args.nodes),
+                ..Limits::default()
+            })
         };
         let mut result = search(&pos, &params, tables, &stop, &mut |_| {});
         if result.score.is_none() {
@@ -380,7 +376,7 @@ fn play_one<G: Evaluate>(
             };
             result = search(&pos, &depth_one, tables, &stop, &mut |_| {});
         }
-        let Some(best) = result.best.as_deref().and_then(|m| pos.parse_move(m).ok()) else {
+        let Some(best) = result.best else {
             break;
         };
         if let Some(score) = result.score {

@@ -7,7 +7,7 @@ use rand::RngExt;
 use rand::rngs::SmallRng;
 
 use crate::game::options::{OptionSpec, OptionValues};
-use crate::game::{Evaluate, Game, GameId, GameVisitor, Outcome, Player};
+use crate::game::{Game, GameId, GameVisitor, Outcome, Player, Searchable};
 
 /// Why a move sent by an engine cannot be played.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,7 +144,7 @@ impl RuleSet {
         struct Start<'a>(&'a OptionValues);
         impl GameVisitor for Start<'_> {
             type Output = Box<dyn RulePosition>;
-            fn visit<G: Evaluate>(self) -> Box<dyn RulePosition> {
+            fn visit<G: Searchable>(self) -> Box<dyn RulePosition> {
                 Box::new(Position(G::start(&G::settings(self.0))))
             }
         }
@@ -165,7 +165,7 @@ impl RuleSet {
         struct FromFen<'a>(&'a OptionValues, &'a str);
         impl GameVisitor for FromFen<'_> {
             type Output = Result<Box<dyn RulePosition>, String>;
-            fn visit<G: Evaluate>(self) -> Self::Output {
+            fn visit<G: Searchable>(self) -> Self::Output {
                 G::from_fen(self.1, &G::settings(self.0))
                     .map(|p| Box::new(Position(p)) as Box<dyn RulePosition>)
                     .map_err(|e| e.to_string())

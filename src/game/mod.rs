@@ -1,5 +1,9 @@
-//! Rules of the games: the [`Game`] and [`Evaluate`] traits, shared vocabulary
-//! ([`Player`], [`Outcome`], [`ParseError`]) and the one runtime dispatch over [`GameId`].
+//! Rules of the games and what the engine knows of them: the rules ([`Game`]), the search
+//! knowledge kept apart from them (the hand evaluation [`Evaluate`], the net's inputs
+//! [`NetFeatures`], the search's hooks [`SearchHooks`], the door to the solved book
+//! [`SolvedBook`]; all of them together: [`Searchable`]),
+//! shared vocabulary ([`Player`], [`Outcome`], [`ParseError`]) and the one runtime dispatch
+//! over [`GameId`].
 //!
 //! Layering: nothing in this module imports from `search`, `protocol` or `engine`.
 
@@ -141,6 +145,19 @@ pub trait Game: Clone + Debug + PartialEq + Send + 'static {
         "not a legal move here".to_string()
     }
 
+    /// The moves of `line`, played one after another from this position (each legal where it
+    /// is played), in canonical notation: a principal variation as text.
+    fn line_notation(&self, line: &[Self::Move]) -> Vec<String> {
+        let mut pos = self.clone();
+        line.iter()
+            .map(|&m| {
+                let text = pos.move_to_string(m);
+                pos.play(m);
+                text
+            })
+            .collect()
+    }
+
     /// Parses and plays a move, or says why it cannot be played; `self` is unchanged on error.
     fn try_play_str(&mut self, s: &str) -> Result<Self::Move, IllegalMove> {
         let m = self
@@ -186,36 +203,27 @@ pub trait PackedMove: Sized {
     fn unpack(bits: u32) -> Option<Self>;
 }
 
-/// Search knowledge for a game, kept apart from its rules.
+/// The hand-written evaluation of a game's positions: what the search scores a position it
+/// stops at, and what a learned evaluation ([`NetFeatures`]) is added to.
 pub trait Evaluate: Game {
-    /// Number of slots in the history table; [`Evaluate::history_index`] is below it.
-    const HISTORY_SIZE: usize;
-    /// Positions (in the game's notation) searched by `bench`, with the default settings.
-    const BENCH_FENS: &'static [&'static str];
-    /// The fixed depth `bench` searches each of [`Evaluate::BENCH_FENS`] to.
-    const BENCH_DEPTH: u32;
-
-    /// Half-width of the search's first aspiration window around the previous iteration's
-    /// score, in the evaluation's unit; `None` searches every iteration with an infinite
-    /// window. Set per game only where a referee SPRT showed a gain (docs/strength.md).
-    const ASPIRATION_WINDOW: Option<i32> = None;
-    /// Whether option `Searcher auto` (the default) searches this game with MCTS (in the
-    /// positions [`Evaluate::exact_search_preferred`] does not keep for alpha-beta). Set per
-    /// game only where MCTS won a referee SPRT against alpha-beta (docs/strength.md).
-    const MCTS_BY_DEFAULT: bool = false;
-    /// Whether the search reduces late quiet moves (late-move reductions). Set per game only
-    /// where a referee SPRT showed a gain (docs/strength.md).
-    const LATE_MOVE_REDUCTIONS: bool = false;
-
     /// Static evaluation from the side to move's view, in the game's documented unit
     /// (centipawn-like: 100 is a clear advantage). Never called on finished positions.
     fn evaluate(&self) -> i32;
-    /// The name and version of the game's input features for a learned evaluation
-    /// (`src/net`); a net file names the set it was trained on. Empty where the game has none.
+    /// Human-readable terms of the evaluation (used by the `eval` command).
+    fn explain_eval(&self) -> String {
+        format!("total {}", self.evaluate())
+    }
+}
+
+/// The inputs a learned evaluation (`src/net`) sees a game's positions through. A game without
+/// them keeps the defaults: no feature set, no inputs.
+pub trait NetFeatures: Game {
+    /// The name and version of the game's input features; a net file names the set it was
+    /// trained on. Empty where the game has none.
     const NET_FEATURES: &'static str = "";
-    /// How many inputs [`Evaluate::net_features`] chooses from.
+    /// How many inputs [`NetFeatures::net_features`] chooses from.
     const NET_INPUTS: usize = 0;
-    /// Pushes onto `out` the active inputs (each below [`Evaluate::NET_INPUTS`], no input
+    /// Pushes onto `out` the active inputs (each below [`NetFeatures::NET_INPUTS`], no input
     /// twice) of the position seen by player `view` (0: player one, 1: player two), written
     /// relative to the viewer, so that both views share one set of weights. Nothing by
     /// default.
@@ -226,6 +234,31 @@ pub trait Evaluate: Game {
     fn net_inputs_in_play(&self) -> std::ops::Range<usize> {
         0..Self::NET_INPUTS
     }
+}
+
+/// What the generic searches ask a game beyond its rules and evaluation: the moves worth
+/// searching and in what order, where the game ends, how to spend the clock, which searcher
+/// and which search features suit it, and the positions `bench` times the search on.
+pub trait SearchHooks: Game {
+    /// Number of slots in the history table; [`SearchHooks::history_index`] is below it.
+    const HISTORY_SIZE: usize;
+    /// Positions (in the game's notation) searched by `bench`, with the default settings.
+    const BENCH_FENS: &'static [&'static str];
+    /// The fixed depth `bench` searches each of [`SearchHooks::BENCH_FENS`] to.
+    const BENCH_DEPTH: u32;
+
+    /// Half-width of the search's first aspiration window around the previous iteration's
+    /// score, in the evaluation's unit; `None` searches every iteration with an infinite
+    /// window. Set per game only where a referee SPRT showed a gain (docs/strength.md).
+    const ASPIRATION_WINDOW: Option<i32> = None;
+    /// Whether option `Searcher auto` (the default) searches this game with MCTS (in the
+    /// positions [`SearchHooks::exact_search_preferred`] does not keep for alpha-beta). Set per
+    /// game only where MCTS won a referee SPRT against alpha-beta (docs/strength.md).
+    const MCTS_BY_DEFAULT: bool = false;
+    /// Whether the search reduces late quiet moves (late-move reductions). Set per game only
+    /// where a referee SPRT showed a gain (docs/strength.md).
+    const LATE_MOVE_REDUCTIONS: bool = false;
+
     /// A slot for the move in the history table, used for move ordering.
     fn history_index(&self, m: Self::Move) -> usize;
     /// The moves the search considers: the legal moves less any that are provably equivalent
@@ -237,7 +270,7 @@ pub trait Evaluate: Game {
     fn noisy_moves(&self, out: &mut Vec<Self::Move>) {
         out.clear();
     }
-    /// Whether `m` is one of [`Evaluate::noisy_moves`]: such moves are never reduced by the
+    /// Whether `m` is one of [`SearchHooks::noisy_moves`]: such moves are never reduced by the
     /// search. False by default.
     fn is_noisy(&self, _m: Self::Move) -> bool {
         false
@@ -274,11 +307,28 @@ pub trait Evaluate: Game {
     fn exact_search_preferred(&self) -> bool {
         false
     }
-    /// Human-readable terms of the evaluation (used by the `eval` command).
-    fn explain_eval(&self) -> String {
-        format!("total {}", self.evaluate())
+}
+
+/// Whether a game's positions may be in the solved book (the certificates of `ludus solve`,
+/// embedded in the binary, docs/solved.md) and the position as the book reads it. Only Sight
+/// has books; the other games keep the defaults: no book.
+pub trait SolvedBook: Game {
+    /// Whether the game has solved books at all (the engine reads them when it starts).
+    const HAS_SOLVED_BOOK: bool = false;
+    /// This position as the books read it: a Sight position, the only kind they hold. `None`
+    /// (the default) in a game without books.
+    fn solved_book_position(&self) -> Option<&sight::Sight> {
+        None
     }
 }
+
+/// Everything the engine needs of a game to search and play it: its rules, its hand
+/// evaluation, its net inputs, its search hooks and its solved book. Every type with all of
+/// them is one (a blanket implementation); it is the bound of [`GameVisitor::visit`], so
+/// generic engine code names this one trait.
+pub trait Searchable: Game + Evaluate + NetFeatures + SearchHooks + SolvedBook {}
+
+impl<G: Game + Evaluate + NetFeatures + SearchHooks + SolvedBook> Searchable for G {}
 
 /// The games ludus plays. Runtime choice of game happens only in [`GameId::visit`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -296,7 +346,7 @@ pub trait GameVisitor {
     /// What the visit returns.
     type Output;
     /// Runs the generic code for game `G`.
-    fn visit<G: Evaluate>(self) -> Self::Output;
+    fn visit<G: Searchable>(self) -> Self::Output;
 }
 
 impl GameId {
@@ -319,7 +369,7 @@ impl GameId {
         struct Name;
         impl GameVisitor for Name {
             type Output = &'static str;
-            fn visit<G: Evaluate>(self) -> &'static str {
+            fn visit<G: Searchable>(self) -> &'static str {
                 G::NAME
             }
         }
@@ -339,7 +389,7 @@ impl GameId {
         struct Options;
         impl GameVisitor for Options {
             type Output = Vec<OptionSpec>;
-            fn visit<G: Evaluate>(self) -> Vec<OptionSpec> {
+            fn visit<G: Searchable>(self) -> Vec<OptionSpec> {
                 G::options()
             }
         }

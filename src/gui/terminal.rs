@@ -13,7 +13,7 @@ use crossbeam_channel::Receiver;
 use crate::client::{EngineProcess, Snapshot};
 use crate::exit_status;
 use crate::game::dynamic::RuleSet;
-use crate::game::{Evaluate, GameId, GameVisitor, options::OptionValues};
+use crate::game::{GameId, GameVisitor, Searchable, options::OptionValues};
 use crate::gui::reason::{Ending, describe};
 use crate::gui::seat_names;
 
@@ -147,7 +147,7 @@ fn board(game: GameId, fen: &str, options: &OptionValues) -> String {
     struct Render<'a>(&'a str, &'a OptionValues);
     impl GameVisitor for Render<'_> {
         type Output = Option<String>;
-        fn visit<G: Evaluate>(self) -> Option<String> {
+        fn visit<G: Searchable>(self) -> Option<String> {
             G::from_fen(self.0, &G::settings(self.1))
                 .ok()
                 .map(|p| p.render())

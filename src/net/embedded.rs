@@ -4,7 +4,7 @@
 use std::sync::{Arc, OnceLock};
 
 use super::{GameNet, Net};
-use crate::game::Evaluate;
+use crate::game::{Evaluate, NetFeatures};
 
 /// The embedded nets: game name and file (docs/training.md says how each was made).
 const NETS: &[(&str, &[u8])] = &[
@@ -33,23 +33,23 @@ fn parsed() -> &'static [Parsed] {
 
 /// The embedded net of `G`, if it has one that fits `G`'s features (a test checks every
 /// embedded net does).
-pub fn for_game<G: Evaluate>() -> Option<GameNet<G>> {
+pub fn for_game<G: Evaluate + NetFeatures>() -> Option<GameNet<G>> {
     let (_, net) = parsed().iter().find(|(g, _)| *g == G::NAME)?;
     GameNet::new(Arc::clone(net.as_ref().ok()?)).ok()
 }
 
 /// The embedded net of `G`, shared, as search parameters carry it.
-pub fn net_for<G: Evaluate>() -> Option<Arc<Net>> {
+pub fn net_for<G: Evaluate + NetFeatures>() -> Option<Arc<Net>> {
     for_game::<G>().map(|n| n.net_arc())
 }
 
 /// Each embedded net's game and whether it reads and fits its game (for the tests).
 pub fn check_all() -> Vec<(&'static str, Result<(), String>)> {
-    use crate::game::{GameId, GameVisitor};
+    use crate::game::{GameId, GameVisitor, Searchable};
     struct Fits<'a>(&'a Net);
     impl GameVisitor for Fits<'_> {
         type Output = Result<(), String>;
-        fn visit<G: Evaluate>(self) -> Self::Output {
+        fn visit<G: Searchable>(self) -> Self::Output {
             self.0.check_fits(G::NAME, G::NET_FEATURES, G::NET_INPUTS)
         }
     }

@@ -72,7 +72,7 @@ impl NetBase {
 pub struct NetHeader {
     /// The game's name (`tactigon`, …).
     pub game: String,
-    /// The input feature set's name and version (`Evaluate::NET_FEATURES`).
+    /// The input feature set's name and version (`NetFeatures::NET_FEATURES`).
     pub features: String,
     /// Number of inputs.
     pub inputs: usize,

@@ -1,7 +1,7 @@
 //! Learned evaluations: small nets trained on self-play (`ludus datagen`, `ludus train`,
 //! docs/training.md), evaluated in integer arithmetic.
 //!
-//! A net sees a position through the game's input features ([`Evaluate::net_features`]) from
+//! A net sees a position through the game's input features ([`NetFeatures::net_features`]) from
 //! each player's view: one hidden layer of `H` clipped-ReLU units per view, the same weights
 //! for both views (each game's features are written relative to the viewer), then one output
 //! over the side to move's `H` units and the other side's `H`. The output is a logit of the
@@ -21,7 +21,7 @@ pub mod file;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use crate::game::Evaluate;
+use crate::game::{Evaluate, NetFeatures};
 pub use file::{MAGIC, Net, NetBase, NetHeader, QA, QB};
 
 /// Evaluations are clipped to this, far from the search's proven-result scores.
@@ -56,7 +56,7 @@ impl<G> Clone for GameNet<G> {
     }
 }
 
-impl<G: Evaluate> GameNet<G> {
+impl<G: Evaluate + NetFeatures> GameNet<G> {
     /// `net` if it was trained for `G` and its feature set.
     pub fn new(net: Arc<Net>) -> Result<GameNet<G>, String> {
         net.check_fits(G::NAME, G::NET_FEATURES, G::NET_INPUTS)?;
@@ -86,7 +86,7 @@ impl<G: Evaluate> GameNet<G> {
     }
 
     /// Whether the net learned anything of `pos`'s variant: some input weight of
-    /// [`Evaluate::net_inputs_in_play`] is not zero. A net trained without any position of a
+    /// [`NetFeatures::net_inputs_in_play`] is not zero. A net trained without any position of a
     /// variant (a Sight board size its data never had) gives every position of it the same
     /// value, so the hand evaluation is used there instead.
     pub fn knows(&self, pos: &G) -> bool {
@@ -200,7 +200,7 @@ fn difference(a: &[u64], b: &[u64]) -> usize {
         .sum()
 }
 
-impl<G: Evaluate> NetEvaluator<G> {
+impl<G: Evaluate + NetFeatures> NetEvaluator<G> {
     /// An evaluator with nothing remembered yet.
     pub fn new(net: GameNet<G>) -> NetEvaluator<G> {
         NetEvaluator {
@@ -287,7 +287,7 @@ pub enum Evaluator<G> {
     Net(Box<NetEvaluator<G>>),
 }
 
-impl<G: Evaluate> Evaluator<G> {
+impl<G: Evaluate + NetFeatures> Evaluator<G> {
     /// The evaluator of a search given `net` (`None`: the hand evaluation).
     pub fn new(net: Option<&GameNet<G>>) -> Evaluator<G> {
         match net {

@@ -131,7 +131,7 @@ impl Output {
 }
 
 /// The `info …` line of one iteration.
-pub fn format_info(info: &SearchInfo) -> String {
+pub fn format_info(info: &SearchInfo<String>) -> String {
     let mut line = format!("info depth {} seldepth {}", info.depth, info.seldepth);
     if let Some(k) = info.multipv {
         line.push_str(&format!(" multipv {k}"));
@@ -149,7 +149,7 @@ pub fn format_info(info: &SearchInfo) -> String {
 
 /// The `info …` line of a progress report: `info depth D currmove M currmovenumber N`, or
 /// `info depth D seldepth S nodes N nps N time T hashfull H` (no score, no `pv`).
-pub fn format_progress(progress: &Progress) -> String {
+pub fn format_progress(progress: &Progress<String>) -> String {
     match progress {
         Progress::CurrMove { depth, mv, number } => {
             format!("info depth {depth} currmove {mv} currmovenumber {number}")

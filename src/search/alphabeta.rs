@@ -1,6 +1,6 @@
 //! Iterative-deepening negamax alpha-beta with principal-variation search, a transposition
 //! table, killer and history ordering, mate-distance pruning and a quiescence search over the
-//! game's noisy moves. Generic over [`Evaluate`]; nothing game-specific lives here.
+//! game's noisy moves. Generic over [`Searchable`]; nothing game-specific lives here.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -11,7 +11,7 @@ use super::ordering::{History, Killers, MAX_PLY, promote, sort_by_history};
 use super::progress::ProgressSink;
 use super::score::{INFINITY, MATE, terminal_score};
 use super::tt::{Bound, TranspositionTable};
-use crate::game::{Evaluate, Outcome};
+use crate::game::{Outcome, Searchable};
 use crate::net::{Evaluator, GameNet};
 
 /// How often (in nodes) the clock is read and a helper adds its nodes to the shared count.
@@ -60,7 +60,7 @@ pub enum Role<'a> {
 }
 
 /// The state of one search thread.
-pub struct AlphaBeta<'a, G: Evaluate> {
+pub struct AlphaBeta<'a, G: Searchable> {
     tt: &'a TranspositionTable<G::Move>,
     history: &'a mut History,
     role: Role<'a>,
@@ -82,19 +82,20 @@ pub struct AlphaBeta<'a, G: Evaluate> {
     scored: Vec<(i32, u32, G::Move)>,
     pv_table: Vec<Vec<G::Move>>,
     tried: Vec<usize>,
-    /// [`Evaluate::repetition_key`] of the positions on the current line, by ply.
+    /// [`SearchHooks::repetition_key`](crate::game::SearchHooks::repetition_key) of the positions
+    /// on the current line, by ply.
     line_keys: Vec<u64>,
     /// The same keys of the game's positions before the root, sorted.
     earlier_positions: Vec<u64>,
     /// Where the main thread reports progress during an iteration (`None` for helpers).
-    pub progress: Option<ProgressSink<'a>>,
+    pub progress: Option<ProgressSink<'a, G::Move>>,
     /// The depth of the iteration under way (what progress reports name).
     depth: u32,
     /// The static evaluation: the game's own, or a net.
     eval: Evaluator<G>,
 }
 
-impl<'a, G: Evaluate> AlphaBeta<'a, G> {
+impl<'a, G: Searchable> AlphaBeta<'a, G> {
     /// A search thread using the shared `tt` and its own `history`, stopped by `stop`, the
     /// deadlines or the node limit (counted over all threads).
     pub fn new(
@@ -134,8 +135,9 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
         self.eval = Evaluator::new(net);
     }
 
-    /// The game's positions before the root ([`Evaluate::repetition_key`]): the search scores
-    /// a return to one of them as a draw, like a repetition within its own line.
+    /// The game's positions before the root
+    /// ([`SearchHooks::repetition_key`](crate::game::SearchHooks::repetition_key)): the search
+    /// scores a return to one of them as a draw, like a repetition within its own line.
     pub fn set_earlier_positions(&mut self, keys: &[u64]) {
         self.earlier_positions = keys.to_vec();
         self.earlier_positions.sort_unstable();
@@ -224,7 +226,7 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
             if let Some(progress) = &mut self.progress
                 && progress.names_root_moves()
             {
-                progress.current_move(depth, root.move_to_string(m), number);
+                progress.current_move(depth, m, number);
             }
             // What a move must beat to enter the list: alpha until the list is full.
             let bar = match best.get(lines - 1) {
@@ -291,7 +293,7 @@ impl<'a, G: Evaluate> AlphaBeta<'a, G> {
     /// Counts a node; returns its score when there is nothing to search: the search was cut
     /// short (any value: it is discarded), the game is over, or the position already stood
     /// earlier on this line or in the game before the root (a draw, see
-    /// [`Evaluate::repetition_key`]).
+    /// [`SearchHooks::repetition_key`](crate::game::SearchHooks::repetition_key)).
     fn enter_node(&mut self, pos: &G, ply: usize) -> Option<i32> {
         if self.should_abort() {
             return Some(0);

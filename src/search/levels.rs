@@ -5,7 +5,7 @@ use rand::RngExt;
 use rand::rngs::SmallRng;
 
 use super::score::{INFINITY, MATE};
-use crate::game::{Evaluate, Outcome};
+use crate::game::{Outcome, Searchable};
 
 /// The strength levels of option `Level`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,7 +34,7 @@ impl Level {
 }
 
 /// A uniformly random legal move, `None` when there is none.
-pub fn random_move<G: Evaluate>(pos: &G, rng: &mut SmallRng) -> Option<G::Move> {
+pub fn random_move<G: Searchable>(pos: &G, rng: &mut SmallRng) -> Option<G::Move> {
     random_move_among(&legal_moves(pos), rng)
 }
 
@@ -49,12 +49,12 @@ pub fn random_move_among<M: Copy>(moves: &[M], rng: &mut SmallRng) -> Option<M> 
 
 /// The move whose resulting position evaluates best for the mover (a move that ends the game
 /// scores as its result), with the score; ties are broken at random.
-pub fn greedy_move<G: Evaluate>(pos: &G, rng: &mut SmallRng) -> Option<(G::Move, i32)> {
+pub fn greedy_move<G: Searchable>(pos: &G, rng: &mut SmallRng) -> Option<(G::Move, i32)> {
     greedy_move_among(pos, &legal_moves(pos), rng)
 }
 
 /// [`greedy_move`] among `moves` only (legal moves of `pos`, e.g. `go searchmoves`' list).
-pub fn greedy_move_among<G: Evaluate>(
+pub fn greedy_move_among<G: Searchable>(
     pos: &G,
     moves: &[G::Move],
     rng: &mut SmallRng,
@@ -89,7 +89,7 @@ pub fn greedy_move_among<G: Evaluate>(
 
 /// The moves a level chooses among: `searchmoves` (already checked legal) when given, else
 /// every legal move; none when the game is over.
-pub fn candidate_moves<G: Evaluate>(pos: &G, searchmoves: Option<&[G::Move]>) -> Vec<G::Move> {
+pub fn candidate_moves<G: Searchable>(pos: &G, searchmoves: Option<&[G::Move]>) -> Vec<G::Move> {
     match searchmoves {
         Some(list) if pos.outcome().is_none() => list.to_vec(),
         Some(_) => Vec::new(),
@@ -97,7 +97,7 @@ pub fn candidate_moves<G: Evaluate>(pos: &G, searchmoves: Option<&[G::Move]>) ->
     }
 }
 
-fn legal_moves<G: Evaluate>(pos: &G) -> Vec<G::Move> {
+fn legal_moves<G: Searchable>(pos: &G) -> Vec<G::Move> {
     let mut moves = Vec::new();
     if pos.outcome().is_none() {
         pos.generate_moves(&mut moves);

@@ -1,4 +1,4 @@
-//! The generic search: [`search`] runs iterative deepening over [`Evaluate`] within
+//! The generic search: [`search`] runs iterative deepening over [`Searchable`] within
 //! [`Limits`], reports each finished iteration through a callback and returns the best move.
 //! Strength levels below full search live in [`levels`]; [`mcts`] is the second searcher
 //! ([`Searcher`]).
@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use crate::game::{Evaluate, PackedMove};
+use crate::game::{PackedMove, Searchable};
 use crate::net::{GameNet, Net};
 use alphabeta::{AlphaBeta, Role, RootLine};
 use limits::Deadlines;
@@ -56,16 +56,17 @@ impl<M: PackedMove> SearchTables<M> {
 /// The full-strength searchers of option `Searcher`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Searcher {
-    /// Each game's better searcher by SPRT: MCTS where [`Evaluate::MCTS_BY_DEFAULT`] says so
-    /// (Isaac's placement phase), alpha-beta elsewhere, and alpha-beta for a search limited by
-    /// `depth` alone (plies searched in full are alpha-beta's notion; see
-    /// [`Limits::depth_only`]).
+    /// Each game's better searcher by SPRT: MCTS where
+    /// [`SearchHooks::MCTS_BY_DEFAULT`](crate::game::SearchHooks::MCTS_BY_DEFAULT) says so (Isaac's
+    /// placement phase), alpha-beta elsewhere, and alpha-beta for a search limited by `depth` alone
+    /// (plies searched in full are alpha-beta's notion; see [`Limits::depth_only`]).
     #[default]
     Auto,
     /// Iterative-deepening alpha-beta ([`search`]).
     AlphaBeta,
     /// Monte Carlo tree search ([`mcts::search`]), where the position allows it
-    /// ([`Evaluate::exact_search_preferred`]); alpha-beta elsewhere.
+    /// ([`SearchHooks::exact_search_preferred`](crate::game::SearchHooks::exact_search_preferred));
+    /// alpha-beta elsewhere.
     Mcts,
 }
 
@@ -84,7 +85,7 @@ impl Searcher {
     }
 
     /// Whether `root` is searched by MCTS under `limits`.
-    pub fn uses_mcts<G: Evaluate>(self, root: &G, limits: &Limits) -> bool {
+    pub fn uses_mcts<G: Searchable>(self, root: &G, limits: &Limits) -> bool {
         let wanted = match self {
             Searcher::Auto => G::MCTS_BY_DEFAULT && !limits.depth_only(),
             Searcher::AlphaBeta => false,
@@ -107,20 +108,45 @@ pub struct SearchParams<M> {
     pub root_moves: Option<Vec<M>>,
     /// Search threads (`Threads`); 1 searches on the calling thread alone.
     pub threads: usize,
-    /// [`Evaluate::repetition_key`] of the game's positions before the root (what `position
-    /// … moves` and `move` played), in any order; a line that returns to one of them is
-    /// scored as a draw. Empty when the game has no repetitions or the history is unknown.
+    /// [`SearchHooks::repetition_key`](crate::game::SearchHooks::repetition_key) of the game's
+    /// positions before the root (what `position … moves` and `move` played), in any order; a line
+    /// that returns to one of them is scored as a draw. Empty when the game has no repetitions or
+    /// the history is unknown.
     pub earlier_positions: Vec<u64>,
     /// The learned evaluation to search with (`Eval`, `EvalFile`); `None`, or a net that does
     /// not fit the game, searches with the game's hand-written evaluation.
     pub net: Option<Arc<Net>>,
 }
 
+impl<M> SearchParams<M> {
+    /// A search within `limits` and nothing more: one line, no move overhead, every root move,
+    /// one thread, no earlier positions, the hand evaluation. Callers set the fields they need
+    /// otherwise (`SearchParams { threads: 4, ..SearchParams::new(limits) }`).
+    pub fn new(limits: Limits) -> Self {
+        SearchParams {
+            limits,
+            multipv: 1,
+            overhead_ms: 0,
+            root_moves: None,
+            threads: 1,
+            earlier_positions: Vec::new(),
+            net: None,
+        }
+    }
+}
+
+/// [`SearchParams::new`] without limits (a search that runs until stopped or proven).
+impl<M> Default for SearchParams<M> {
+    fn default() -> Self {
+        SearchParams::new(Limits::default())
+    }
+}
+
 /// The net of `params` checked against `G`, for a search from `root` (`None` where there is
 /// none, where it never learned `root`'s variant ([`GameNet::knows`]: the hand evaluation
 /// then), or where it does not fit: the engine checks a net when it is chosen, so a misfit
 /// here is a caller's error, logged).
-pub fn game_net<G: Evaluate>(params: &SearchParams<G::Move>, root: &G) -> Option<GameNet<G>> {
+pub fn game_net<G: Searchable>(params: &SearchParams<G::Move>, root: &G) -> Option<GameNet<G>> {
     let net = params.net.as_ref()?;
     GameNet::new(Arc::clone(net))
         .inspect_err(|e| log::warn!("net not used: {e}"))
@@ -128,9 +154,10 @@ pub fn game_net<G: Evaluate>(params: &SearchParams<G::Move>, root: &G) -> Option
         .filter(|net| net.knows(root))
 }
 
-/// One `info` line's worth of progress.
+/// One `info` line's worth of progress, naming moves as `M` (the game's moves; text once the
+/// engine reports it).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchInfo {
+pub struct SearchInfo<M> {
     /// Completed iteration depth.
     pub depth: u32,
     /// Deepest ply reached.
@@ -147,15 +174,33 @@ pub struct SearchInfo {
     pub time_ms: u64,
     /// Transposition table fill in permille.
     pub hashfull: u32,
-    /// The principal variation in move notation.
-    pub pv: Vec<String>,
+    /// The principal variation, from the root.
+    pub pv: Vec<M>,
 }
 
-/// What a finished search found.
+impl<M> SearchInfo<M> {
+    /// The same report with its principal variation turned by `f` (into the game's notation,
+    /// say: [`crate::game::Game::line_notation`]).
+    pub fn map_pv<N>(self, f: impl FnOnce(&[M]) -> Vec<N>) -> SearchInfo<N> {
+        SearchInfo {
+            depth: self.depth,
+            seldepth: self.seldepth,
+            multipv: self.multipv,
+            score: self.score,
+            nodes: self.nodes,
+            nps: self.nps,
+            time_ms: self.time_ms,
+            hashfull: self.hashfull,
+            pv: f(&self.pv),
+        }
+    }
+}
+
+/// What a finished search found, naming moves as `M` (the game's moves).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchResult {
+pub struct SearchResult<M> {
     /// The move to play, `None` when the position has no legal move.
-    pub best: Option<String>,
+    pub best: Option<M>,
     /// The best line's score, if a full iteration completed.
     pub score: Option<Score>,
     /// Nodes searched.
@@ -164,7 +209,7 @@ pub struct SearchResult {
     pub depth: u32,
 }
 
-impl SearchResult {
+impl<M> SearchResult<M> {
     /// The result of a search that found nothing (no legal move, or not searched yet).
     pub fn empty() -> Self {
         SearchResult {
@@ -174,11 +219,21 @@ impl SearchResult {
             depth: 0,
         }
     }
+
+    /// The same result with its move turned by `f` (into the game's notation, say).
+    pub fn map_move<N>(self, f: impl FnOnce(M) -> N) -> SearchResult<N> {
+        SearchResult {
+            best: self.best.map(f),
+            score: self.score,
+            nodes: self.nodes,
+            depth: self.depth,
+        }
+    }
 }
 
 /// The root moves a search considers: `go searchmoves`' list if given, else the game's search
 /// moves; none when the game is over.
-pub(crate) fn root_moves<G: Evaluate>(root: &G, params: &SearchParams<G::Move>) -> Vec<G::Move> {
+pub(crate) fn root_moves<G: Searchable>(root: &G, params: &SearchParams<G::Move>) -> Vec<G::Move> {
     let mut moves = Vec::new();
     if root.outcome().is_none() {
         match &params.root_moves {
@@ -194,26 +249,15 @@ pub fn is_proven_within(score: i32, depth: u32) -> bool {
     score.abs() >= MATE_BOUND && (MATE - score.abs()) as u32 <= depth
 }
 
-fn pv_strings<G: Evaluate>(root: &G, pv: &[G::Move]) -> Vec<String> {
-    let mut pos = root.clone();
-    pv.iter()
-        .map(|&m| {
-            let s = pos.move_to_string(m);
-            pos.play(m);
-            s
-        })
-        .collect()
-}
-
 /// First depth searched with an aspiration window.
 const ASPIRATION_MIN_DEPTH: u32 = 4;
 
-/// One root search for the best `lines` lines to `depth`, with an aspiration window of the
-/// game's [`Evaluate::ASPIRATION_WINDOW`] around `guess`: on a fail low or high the window
-/// widens on that side (doubling its step) until the score falls inside it. With no guess, a
-/// proven result as guess, a depth below [`ASPIRATION_MIN_DEPTH`], several lines or no window
-/// for the game, the window is infinite.
-pub(crate) fn aspiration_search<G: Evaluate>(
+/// One root search for the best `lines` lines to `depth`, with an aspiration window of the game's
+/// [`SearchHooks::ASPIRATION_WINDOW`](crate::game::SearchHooks::ASPIRATION_WINDOW) around `guess`:
+/// on a fail low or high the window widens on that side (doubling its step) until the score falls
+/// inside it. With no guess, a proven result as guess, a depth below [`ASPIRATION_MIN_DEPTH`],
+/// several lines or no window for the game, the window is infinite.
+pub(crate) fn aspiration_search<G: Searchable>(
     ab: &mut AlphaBeta<G>,
     root: &G,
     moves: &[G::Move],
@@ -253,13 +297,13 @@ pub(crate) fn aspiration_search<G: Evaluate>(
 /// Any limit or `stop` may cut the search at any node, depth 1 included; a legal move is
 /// still returned whenever one exists: the last completed iteration's best, else the best
 /// root move depth 1 had scored, else the first root move.
-pub fn search<G: Evaluate>(
+pub fn search<G: Searchable>(
     root: &G,
     params: &SearchParams<G::Move>,
     tables: &mut SearchTables<G::Move>,
     stop: &AtomicBool,
-    report: &mut dyn FnMut(SearchInfo),
-) -> SearchResult {
+    report: &mut dyn FnMut(SearchInfo<G::Move>),
+) -> SearchResult<G::Move> {
     search_reporting(root, params, tables, stop, report, &mut |_| {})
 }
 
@@ -267,14 +311,14 @@ pub fn search<G: Evaluate>(
 /// [`progress`]): after a second, every root move it starts, and its totals whenever a second
 /// has passed without a report. When a limit or `stop` cuts an iteration short, the last
 /// finished iteration's lines are reported once more with the search's totals.
-pub fn search_reporting<G: Evaluate>(
+pub fn search_reporting<G: Searchable>(
     root: &G,
     params: &SearchParams<G::Move>,
     tables: &mut SearchTables<G::Move>,
     stop: &AtomicBool,
-    report: &mut dyn FnMut(SearchInfo),
-    progress: &mut dyn FnMut(Progress),
-) -> SearchResult {
+    report: &mut dyn FnMut(SearchInfo<G::Move>),
+    progress: &mut dyn FnMut(Progress<G::Move>),
+) -> SearchResult<G::Move> {
     let limits = &params.limits;
     let start = limits.started.unwrap_or_else(Instant::now);
     let moves = root_moves(root, params);
@@ -330,7 +374,7 @@ pub fn search_reporting<G: Evaluate>(
 }
 
 /// The main thread's iterative deepening: it reports, and decides when to stop.
-struct MainSearch<'a, G: Evaluate> {
+struct MainSearch<'a, G: Searchable> {
     root: &'a G,
     params: &'a SearchParams<G::Move>,
     start: Instant,
@@ -338,13 +382,13 @@ struct MainSearch<'a, G: Evaluate> {
     max_depth: u32,
 }
 
-impl<G: Evaluate> MainSearch<'_, G> {
+impl<G: Searchable> MainSearch<'_, G> {
     fn iterate(
         &self,
         ab: &mut AlphaBeta<G>,
         mut moves: Vec<G::Move>,
-        report: &mut dyn FnMut(SearchInfo),
-    ) -> SearchResult {
+        report: &mut dyn FnMut(SearchInfo<G::Move>),
+    ) -> SearchResult<G::Move> {
         let root = self.root;
         let limits = &self.params.limits;
         let lines_wanted = self.params.multipv.clamp(1, moves.len());
@@ -384,12 +428,11 @@ impl<G: Evaluate> MainSearch<'_, G> {
         }
         result.nodes = ab.total_nodes();
         if let Some(best) = lines.first() {
-            let pv = pv_strings(root, &best.pv);
-            result.best = pv.first().cloned();
+            result.best = best.pv.first().copied();
             result.score = Some(Score::from_internal(best.score));
         } else {
             // Cut before depth 1 scored a move: the first root move in the search's order.
-            result.best = Some(root.move_to_string(moves[0]));
+            result.best = Some(moves[0]);
         }
         result
     }
@@ -401,7 +444,7 @@ impl<G: Evaluate> MainSearch<'_, G> {
         depth: u32,
         lines_wanted: usize,
         lines: &[RootLine<G::Move>],
-        report: &mut dyn FnMut(SearchInfo),
+        report: &mut dyn FnMut(SearchInfo<G::Move>),
     ) {
         let elapsed = self.start.elapsed();
         let nodes = ab.total_nodes();
@@ -418,7 +461,7 @@ impl<G: Evaluate> MainSearch<'_, G> {
                 nps: (nodes as u128 * 1000 / elapsed.as_millis().max(1)) as u64,
                 time_ms: elapsed.as_millis() as u64,
                 hashfull: ab.hashfull(),
-                pv: pv_strings(self.root, &line.pv),
+                pv: line.pv.clone(),
             });
         }
     }

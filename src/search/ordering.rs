@@ -1,7 +1,7 @@
 //! Move ordering: the transposition-table move first, then killer moves (moves that caused a
 //! cutoff at the same ply elsewhere), then by history (how often a move caused cutoffs).
 
-use crate::game::Evaluate;
+use crate::game::SearchHooks;
 
 /// Deepest ply the search tracks per-ply state for.
 pub const MAX_PLY: usize = 128;
@@ -105,7 +105,7 @@ pub fn promote<M: Copy + PartialEq>(
 
 /// Sorts `moves` by history, best first; ties keep their order, so the search is
 /// deterministic.
-pub fn sort_by_history<G: Evaluate>(
+pub fn sort_by_history<G: SearchHooks>(
     pos: &G,
     moves: &mut [G::Move],
     scored: &mut Vec<(i32, u32, G::Move)>,

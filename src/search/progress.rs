@@ -8,16 +8,17 @@ use std::time::{Duration, Instant};
 /// goes longer than this without a report of its totals.
 pub const PROGRESS_INTERVAL: Duration = Duration::from_secs(1);
 
-/// One progress report of the main search thread.
+/// One progress report of the main search thread, naming moves as `M` (the game's moves;
+/// text once the engine reports it).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Progress {
+pub enum Progress<M> {
     /// The iteration at `depth` starts searching root move `mv`, the `number`-th (1-based) in
     /// its order.
     CurrMove {
         /// The iteration's depth.
         depth: u32,
-        /// The root move, in the game's notation.
-        mv: String,
+        /// The root move.
+        mv: M,
         /// Its place in the iteration's order of root moves, from 1.
         number: usize,
     },
@@ -38,9 +39,38 @@ pub enum Progress {
     },
 }
 
+impl<M> Progress<M> {
+    /// The same report with its move, if it names one, turned by `f` (into the game's
+    /// notation, say).
+    pub fn map_move<N>(self, f: impl FnOnce(M) -> N) -> Progress<N> {
+        match self {
+            Progress::CurrMove { depth, mv, number } => Progress::CurrMove {
+                depth,
+                mv: f(mv),
+                number,
+            },
+            Progress::Totals {
+                depth,
+                seldepth,
+                nodes,
+                nps,
+                time_ms,
+                hashfull,
+            } => Progress::Totals {
+                depth,
+                seldepth,
+                nodes,
+                nps,
+                time_ms,
+                hashfull,
+            },
+        }
+    }
+}
+
 /// Where the main thread's progress goes, and when the next report of totals is due.
-pub struct ProgressSink<'a> {
-    sink: &'a mut dyn FnMut(Progress),
+pub struct ProgressSink<'a, M> {
+    sink: &'a mut dyn FnMut(Progress<M>),
     start: Instant,
     /// When the search itself began (after anything the `go` waited for, such as the solved
     /// books being read at start-up): the interval counts from here, so a slow start does
@@ -49,10 +79,10 @@ pub struct ProgressSink<'a> {
     next_totals: Instant,
 }
 
-impl<'a> ProgressSink<'a> {
+impl<'a, M> ProgressSink<'a, M> {
     /// Progress of a search whose clock started at `start` (its reported times count from
     /// there), beginning now, sent to `sink`.
-    pub fn new(sink: &'a mut dyn FnMut(Progress), start: Instant) -> Self {
+    pub fn new(sink: &'a mut dyn FnMut(Progress<M>), start: Instant) -> Self {
         let began = Instant::now().max(start);
         ProgressSink {
             sink,
@@ -68,7 +98,7 @@ impl<'a> ProgressSink<'a> {
     }
 
     /// Reports that root move `mv`, the `number`-th, starts at `depth`.
-    pub fn current_move(&mut self, depth: u32, mv: String, number: usize) {
+    pub fn current_move(&mut self, depth: u32, mv: M, number: usize) {
         (self.sink)(Progress::CurrMove { depth, mv, number });
     }
 

@@ -15,14 +15,14 @@ use super::aspiration_search;
 use super::limits::Deadlines;
 use super::ordering::History;
 use super::tt::TranspositionTable;
-use crate::game::Evaluate;
+use crate::game::Searchable;
 use crate::net::GameNet;
 
 /// Most search threads (`Threads` option's maximum).
 pub const MAX_THREADS: usize = 256;
 
 /// What every helper of one search shares.
-pub struct HelperPlan<'a, G: Evaluate> {
+pub struct HelperPlan<'a, G: Searchable> {
     /// The shared transposition table.
     pub tt: &'a TranspositionTable<G::Move>,
     /// Set by the main thread when it is done: helpers stop within ~1k nodes.
@@ -39,7 +39,7 @@ pub struct HelperPlan<'a, G: Evaluate> {
     pub net: Option<&'a GameNet<G>>,
 }
 
-impl<'a, G: Evaluate> HelperPlan<'a, G> {
+impl<'a, G: Searchable> HelperPlan<'a, G> {
     /// Starts `threads - 1` helpers on `scope` searching `root`'s `moves`. A helper that cannot
     /// be started is logged and left out: the search goes on with fewer threads.
     pub fn spawn<'scope>(
@@ -68,15 +68,15 @@ impl<'a, G: Evaluate> HelperPlan<'a, G> {
 
 // Copied into every helper thread (the derive would ask `G: Copy`; only references are
 // copied).
-impl<G: Evaluate> Clone for HelperPlan<'_, G> {
+impl<G: Searchable> Clone for HelperPlan<'_, G> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<G: Evaluate> Copy for HelperPlan<'_, G> {}
+impl<G: Searchable> Copy for HelperPlan<'_, G> {}
 
-impl<G: Evaluate> HelperPlan<'_, G> {
+impl<G: Searchable> HelperPlan<'_, G> {
     /// One helper's iterative deepening, until the main thread halts it or it is exact.
     fn run(self, root: G, mut moves: Vec<G::Move>, index: usize) {
         let mut history = History::new(G::HISTORY_SIZE);

@@ -10,7 +10,6 @@
 //! The books are parsed when a Sight engine starts (before its first job, and `isready`
 //! waits for them), or else the first time a position of their board and rules is probed.
 
-use std::any::Any;
 use std::io::BufReader;
 use std::sync::OnceLock;
 
@@ -19,7 +18,7 @@ use super::certificate::Certificate;
 use super::results::move_name;
 use super::strategy::Strategy;
 use super::symmetry::Symmetries;
-use crate::game::Game;
+use crate::game::SolvedBook;
 use crate::game::sight::Sight;
 
 /// The embedded certificates: board side, `strict_tallest`, text.
@@ -118,16 +117,16 @@ pub fn probe_sight(pos: &Sight) -> Option<BookMove> {
     })
 }
 
-/// The book's move in any game's position: only Sight has books.
-pub fn probe<G: Game>(pos: &G) -> Option<BookMove> {
-    (pos as &dyn Any)
-        .downcast_ref::<Sight>()
-        .and_then(probe_sight)
+/// The book's move in any game's position ([`SolvedBook::solved_book_position`]: only Sight
+/// has books).
+pub fn probe<G: SolvedBook>(pos: &G) -> Option<BookMove> {
+    pos.solved_book_position().and_then(probe_sight)
 }
 
-/// Parses every book of game `G` now (only Sight has books), so that no probe pays for it.
-pub fn load_for<G: Game>() {
-    if std::any::TypeId::of::<G>() == std::any::TypeId::of::<Sight>() {
+/// Parses every book of game `G` now (if it has any, [`SolvedBook::HAS_SOLVED_BOOK`]: only
+/// Sight), so that no probe pays for it.
+pub fn load_for<G: SolvedBook>() {
+    if G::HAS_SOLVED_BOOK {
         // One thread a book: the two 5×5 books take most of the time, side by side on two
         // cores.
         std::thread::scope(|scope| {

@@ -1,5 +1,5 @@
 //! Training positions: the games of `ludus datagen` files turned into the net's inputs (both
-//! views, from the engine's own [`Evaluate::net_features`]) and a target, the expected result
+//! views, from the engine's own [`NetFeatures::net_features`]) and a target, the expected result
 //! for the side to move blended from the search's score and the game's result.
 
 use std::path::PathBuf;
@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use crate::datagen::check::{self, RunOf};
 use crate::datagen::format::{GameResult, Recorded};
 use crate::game::dynamic::RuleSet;
-use crate::game::{Evaluate, Player};
+use crate::game::{Evaluate, NetFeatures, Player};
 
 /// Positions ready for training, their inputs packed one after another.
 #[derive(Debug, Default)]
@@ -120,7 +120,7 @@ pub fn sigmoid(x: f32) -> f32 {
 /// every position of every game, split into training
 /// positions and validation positions (the games whose index is a multiple of
 /// `validation_every`).
-pub fn load<G: Evaluate>(
+pub fn load<G: Evaluate + NetFeatures>(
     files: &[PathBuf],
     validation_every: u32,
 ) -> Result<(Positions, Positions), String> {

@@ -7,7 +7,7 @@ use super::TrainArgs;
 use super::data::{self, Positions};
 use super::float_net::FloatNet;
 use super::model::{self, Hyper};
-use crate::game::{Evaluate, GameId, GameVisitor};
+use crate::game::{GameId, GameVisitor, Searchable};
 use crate::net::NetBase;
 
 /// Trains and writes the net of `args` for `game`.
@@ -18,14 +18,14 @@ pub fn train_game(args: &TrainArgs, game: GameId, out: &mut dyn Write) -> Result
     }
     impl GameVisitor for Train<'_> {
         type Output = Result<(), String>;
-        fn visit<G: Evaluate>(self) -> Self::Output {
+        fn visit<G: Searchable>(self) -> Self::Output {
             train_for::<G>(self.args, self.out)
         }
     }
     game.visit(Train { args, out })
 }
 
-fn train_for<G: Evaluate>(args: &TrainArgs, out: &mut dyn Write) -> Result<(), String> {
+fn train_for<G: Searchable>(args: &TrainArgs, out: &mut dyn Write) -> Result<(), String> {
     if G::NET_INPUTS == 0 {
         return Err(format!("{} has no net inputs yet", G::NAME));
     }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use std::sync::atomic::AtomicBool;
 
-use ludus::game::{Evaluate, Game, Outcome};
+use ludus::game::{Game, Outcome, Searchable};
 use ludus::search::{Limits, Score, SearchParams, SearchResult, SearchTables, search};
 
 /// Plies to the end under perfect play, from the side to move's view: positive when it wins
@@ -76,21 +76,21 @@ pub fn keeps_result<G: Game>(pos: &G, child: &G, truth: i32) -> bool {
     mover_wins == (truth > 0)
 }
 
-/// Searches `pos` within `limits` with fresh 16 MiB tables, one line, no overhead.
-pub fn search_within<G: Evaluate>(pos: &G, limits: Limits) -> SearchResult {
+/// Searches `pos` within `limits` with fresh 16 MiB tables, one line, no overhead; the move in
+/// the game's notation.
+pub fn search_within<G: Searchable>(pos: &G, limits: Limits) -> SearchResult<String> {
     search_after(pos, &[], limits)
 }
 
 /// [`search_within`] for a game that had the positions `earlier` before `pos`.
-pub fn search_after<G: Evaluate>(pos: &G, earlier: &[&G], limits: Limits) -> SearchResult {
+pub fn search_after<G: Searchable>(
+    pos: &G,
+    earlier: &[&G],
+    limits: Limits,
+) -> SearchResult<String> {
     let params = SearchParams {
-        limits,
-        multipv: 1,
-        overhead_ms: 0,
-        root_moves: None,
-        threads: 1,
         earlier_positions: earlier.iter().filter_map(|p| p.repetition_key()).collect(),
-        net: None,
+        ..SearchParams::new(limits)
     };
     let mut tables = SearchTables::new(16, G::HISTORY_SIZE).expect("16 MiB for the tables");
     search(
@@ -100,10 +100,11 @@ pub fn search_after<G: Evaluate>(pos: &G, earlier: &[&G], limits: Limits) -> Sea
         &AtomicBool::new(false),
         &mut |_| {},
     )
+    .map_move(|m| pos.move_to_string(m))
 }
 
 /// Asserts that a search of `pos` returns a legal move even at 0, 1 and 10 ms.
-pub fn assert_move_at_any_budget<G: Evaluate>(pos: &G) {
+pub fn assert_move_at_any_budget<G: Searchable>(pos: &G) {
     for movetime in [0, 1, 10] {
         let limits = Limits {
             movetime_ms: Some(movetime),
@@ -120,7 +121,12 @@ pub fn assert_move_at_any_budget<G: Evaluate>(pos: &G) {
 /// Asserts that `result`, a search of `pos` whose value is `truth` (see [`plies_to_end`]), is
 /// a proven mate for the right side and that its move keeps the result; returns the position
 /// after that move. `label` names the case in messages.
-pub fn assert_proof_kept<G: Game>(label: &str, pos: &G, result: &SearchResult, truth: i32) -> G {
+pub fn assert_proof_kept<G: Game>(
+    label: &str,
+    pos: &G,
+    result: &SearchResult<String>,
+    truth: i32,
+) -> G {
     match result.score {
         Some(Score::Mate(n)) => assert_eq!(n > 0, truth > 0, "{label}: mate {n}, truth {truth}"),
         other => panic!(

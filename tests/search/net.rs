@@ -5,14 +5,14 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use ludus::game::{Evaluate, GameId, GameVisitor};
+use ludus::game::{GameId, GameVisitor, Searchable};
 use ludus::net::{GameNet, Net, NetBase, NetEvaluator, NetHeader, QA, QB, embedded};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use std::sync::Arc;
 
 /// A net of random weights for `G`.
-fn random_net<G: Evaluate>(hidden: usize, seed: u64) -> Net {
+fn random_net<G: Searchable>(hidden: usize, seed: u64) -> Net {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut weights =
         |n: usize, r: i16| -> Vec<i16> { (0..n).map(|_| rng.random_range(-r..=r)).collect() };
@@ -37,7 +37,7 @@ fn games_with_inputs() -> Vec<GameId> {
     struct HasInputs;
     impl GameVisitor for HasInputs {
         type Output = bool;
-        fn visit<G: Evaluate>(self) -> bool {
+        fn visit<G: Searchable>(self) -> bool {
             G::NET_INPUTS > 0
         }
     }
@@ -56,7 +56,7 @@ fn tactigon_has_net_inputs() {
 /// Walks `games` random games; at each position evaluates every child (siblings at one ply)
 /// and then one grandchild line, as a search would, and compares each incremental evaluation
 /// with the one from scratch. Returns the evaluations compared.
-fn incremental_equals_scratch<G: Evaluate>(net: &GameNet<G>, games: u64) -> usize {
+fn incremental_equals_scratch<G: Searchable>(net: &GameNet<G>, games: u64) -> usize {
     let mut evaluator = NetEvaluator::new(net.clone());
     let mut compared = 0;
     let mut moves = Vec::new();
@@ -106,7 +106,7 @@ fn the_incremental_evaluation_equals_the_one_from_scratch_over_random_games() {
     struct Check;
     impl GameVisitor for Check {
         type Output = usize;
-        fn visit<G: Evaluate>(self) -> usize {
+        fn visit<G: Searchable>(self) -> usize {
             let mut compared = 0;
             for (hidden, seed, base) in [
                 (8, 1, NetBase::None),
@@ -138,7 +138,7 @@ fn a_net_on_the_hand_evaluation_adds_to_it() {
     struct Check;
     impl GameVisitor for Check {
         type Output = usize;
-        fn visit<G: Evaluate>(self) -> usize {
+        fn visit<G: Searchable>(self) -> usize {
             let mut net = random_net::<G>(8, 4);
             net.header.base = NetBase::Hand;
             net.output_weights.fill(0);
@@ -230,7 +230,7 @@ fn quantisation_spread(net: &Net, active: [usize; 2]) -> f64 {
 }
 
 /// Compares a net with its check file (the trainer's float outputs); returns the positions.
-fn check_against_trainer<G: Evaluate>(net_bytes: &[u8], check: &str) -> usize {
+fn check_against_trainer<G: Searchable>(net_bytes: &[u8], check: &str) -> usize {
     let net = Net::from_bytes(net_bytes).expect("the net reads");
     let game_net = GameNet::<G>::new(Arc::new(net.clone())).expect("the net fits its game");
     let settings = G::settings(&ludus::game::OptionValues::from_specs(&G::options()));
@@ -303,7 +303,7 @@ fn the_shipped_nets_give_the_trainers_outputs_within_the_quantisation_error() {
         struct Check<'a>(&'a [u8], &'a str);
         impl GameVisitor for Check<'_> {
             type Output = usize;
-            fn visit<G: Evaluate>(self) -> usize {
+            fn visit<G: Searchable>(self) -> usize {
                 check_against_trainer::<G>(self.0, self.1)
             }
         }
@@ -347,7 +347,7 @@ fn a_damaged_or_foreign_eval_file_is_refused_and_the_engine_keeps_its_net() {
     struct Make;
     impl GameVisitor for Make {
         type Output = Vec<u8>;
-        fn visit<G: Evaluate>(self) -> Vec<u8> {
+        fn visit<G: Searchable>(self) -> Vec<u8> {
             random_net::<G>(16, 7).to_bytes()
         }
     }

@@ -9,7 +9,7 @@ use crate::common::sight_helpers::random_walk;
 use crate::common::solver::{keeps_result, mate_score, plies_to_end};
 
 use ludus::game::sight::{Sight, SightSettings};
-use ludus::game::{Evaluate, Game, Outcome, Player};
+use ludus::game::{Evaluate, Game, Outcome, Player, SearchHooks};
 use ludus::search::levels::{greedy_move, random_move};
 use ludus::search::{Limits, Score, SearchInfo, SearchParams, SearchResult, SearchTables, search};
 use rand::rngs::SmallRng;
@@ -32,29 +32,24 @@ fn sight(fen: &str) -> Sight {
 }
 
 fn params(limits: Limits) -> SearchParams<<Sight as Game>::Move> {
-    SearchParams {
-        limits,
-        multipv: 1,
-        overhead_ms: 0,
-        root_moves: None,
-        threads: 1,
-        earlier_positions: Vec::new(),
-        net: None,
-    }
+    SearchParams::new(limits)
 }
 
+/// The search's result and reports, in the game's notation.
 fn run(
     pos: &Sight,
     params: &SearchParams<<Sight as Game>::Move>,
-) -> (SearchResult, Vec<SearchInfo>) {
+) -> (SearchResult<String>, Vec<SearchInfo<String>>) {
     let mut tables = SearchTables::new(16, Sight::HISTORY_SIZE).expect("16 MiB");
     let stop = AtomicBool::new(false);
     let mut infos = Vec::new();
-    let result = search(pos, params, &mut tables, &stop, &mut |i| infos.push(i));
-    (result, infos)
+    let result = search(pos, params, &mut tables, &stop, &mut |i| {
+        infos.push(i.map_pv(|pv| pos.line_notation(pv)))
+    });
+    (result.map_move(|m| pos.move_to_string(m)), infos)
 }
 
-fn exact(pos: &Sight) -> SearchResult {
+fn exact(pos: &Sight) -> SearchResult<String> {
     run(pos, &params(Limits::default())).0
 }
 
@@ -154,7 +149,7 @@ fn multipv_reports_distinct_lines_best_first() {
     });
     p.multipv = 3;
     let (result, infos) = run(&pos, &p);
-    let last: Vec<&SearchInfo> = infos.iter().filter(|i| i.depth == 3).collect();
+    let last: Vec<&SearchInfo<String>> = infos.iter().filter(|i| i.depth == 3).collect();
     assert_eq!(last.len(), 3);
     assert_eq!(
         last.iter().map(|i| i.multipv).collect::<Vec<_>>(),
@@ -194,7 +189,7 @@ fn node_limit_is_reproducible_and_respected_after_depth_one() {
     let (a, infos_a) = run(&pos, &p);
     let (b, infos_b) = run(&pos, &p);
     assert_eq!(a, b);
-    let strip = |v: &[SearchInfo]| {
+    let strip = |v: &[SearchInfo<String>]| {
         v.iter()
             .map(|i| (i.depth, i.seldepth, i.score, i.nodes, i.pv.clone()))
             .collect::<Vec<_>>()
@@ -246,10 +241,9 @@ fn play_vs_random(full_is: Player, seed: u64) -> Player {
             return p;
         }
         let m = if pos.side_to_move() == full_is {
-            let best = search(&pos, &p, &mut tables, &stop, &mut |_| {})
+            search(&pos, &p, &mut tables, &stop, &mut |_| {})
                 .best
-                .expect("move");
-            pos.parse_move(&best).expect("own notation")
+                .expect("move")
         } else {
             random_move(&pos, &mut rng).expect("move")
         };

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use ludus::game::sight::{Sight, SightSettings};
 use ludus::game::tactigon::{Tactigon, TactigonRules};
-use ludus::game::{Evaluate, Game};
+use ludus::game::{Game, Searchable};
 use ludus::search::{Limits, SearchInfo, SearchParams, SearchResult, SearchTables, search};
 
 /// The attack's position: Tactigon, jumping squares and gold bonus, 141 legal moves, whose
@@ -25,27 +25,26 @@ fn wide() -> Tactigon {
 
 fn params<M>(limits: Limits, multipv: usize, root_moves: Option<Vec<M>>) -> SearchParams<M> {
     SearchParams {
-        limits,
         multipv,
-        overhead_ms: 0,
         root_moves,
-        threads: 1,
-        earlier_positions: Vec::new(),
-        net: None,
+        ..SearchParams::new(limits)
     }
 }
 
-/// Searches with fresh tables and `stop` as given; returns the result and the reports.
-fn run<G: Evaluate>(
+/// Searches with fresh tables and `stop` as given; returns the result and the reports, in the
+/// game's notation.
+fn run<G: Searchable>(
     pos: &G,
     p: &SearchParams<G::Move>,
     stopped: bool,
-) -> (SearchResult, Vec<SearchInfo>) {
+) -> (SearchResult<String>, Vec<SearchInfo<String>>) {
     let mut tables = SearchTables::new(16, G::HISTORY_SIZE).expect("16 MiB for the tables");
     let mut infos = Vec::new();
     let stop = AtomicBool::new(stopped);
-    let result = search(pos, p, &mut tables, &stop, &mut |i| infos.push(i));
-    (result, infos)
+    let result = search(pos, p, &mut tables, &stop, &mut |i| {
+        infos.push(i.map_pv(|pv| pos.line_notation(pv)))
+    });
+    (result.map_move(|m| pos.move_to_string(m)), infos)
 }
 
 fn assert_legal<G: Game>(pos: &G, best: Option<&str>) {
@@ -126,7 +125,7 @@ fn cut_inside_depth_one_plays_the_best_move_scored_so_far() {
 }
 
 /// The lines of the last completed iteration: first moves and scores.
-fn last_lines(infos: &[SearchInfo]) -> Vec<(String, ludus::search::Score)> {
+fn last_lines(infos: &[SearchInfo<String>]) -> Vec<(String, ludus::search::Score)> {
     let deepest = infos.iter().map(|i| i.depth).max().unwrap_or(0);
     infos
         .iter()
@@ -137,7 +136,7 @@ fn last_lines(infos: &[SearchInfo]) -> Vec<(String, ludus::search::Score)> {
 
 /// MultiPV `k` at `d` gives, line by line, what a single-line search over the moves not
 /// in the lines above gives.
-fn assert_multipv_matches_exclusion<G: Evaluate>(pos: &G, d: u32, k: usize) {
+fn assert_multipv_matches_exclusion<G: Searchable>(pos: &G, d: u32, k: usize) {
     let (_, infos) = run(pos, &params(depth(d), k, None), false);
     let lines = last_lines(&infos);
     assert_eq!(lines.len(), k);

@@ -10,7 +10,7 @@ use crate::common::solver::{
 };
 
 use ludus::game::isaac::{Isaac, IsaacRules};
-use ludus::game::{Evaluate, Game};
+use ludus::game::{Game, SearchHooks};
 use ludus::search::{Limits, Score};
 
 fn isaac(fen: &str) -> Isaac {

@@ -13,7 +13,7 @@ use crate::common::solver::{assert_proof_kept, plies_to_end};
 use ludus::game::isaac::{Isaac, IsaacRules};
 use ludus::game::sight::{Sight, SightSettings};
 use ludus::game::tactigon::{Tactigon, TactigonRules};
-use ludus::game::{Evaluate, Game};
+use ludus::game::{Game, Searchable};
 use ludus::search::mcts;
 use ludus::search::{Limits, Score, SearchInfo, SearchParams, SearchResult};
 
@@ -44,30 +44,28 @@ fn limits(nodes: Option<u64>, depth: Option<u32>) -> Limits {
     }
 }
 
-/// Runs the MCTS on `pos` and returns the result with every `info` report.
-fn run_with<G: Evaluate>(
+/// Runs the MCTS on `pos` and returns the result with every `info` report, in the game's
+/// notation.
+fn run_with<G: Searchable>(
     pos: &G,
     limits: Limits,
     root_moves: Option<Vec<G::Move>>,
     budget: usize,
     stop: bool,
-) -> (SearchResult, Vec<SearchInfo>) {
+) -> (SearchResult<String>, Vec<SearchInfo<String>>) {
     let params = SearchParams {
-        limits,
-        multipv: 1,
-        overhead_ms: 0,
         root_moves,
-        threads: 1,
-        earlier_positions: Vec::new(),
-        net: None,
+        ..SearchParams::new(limits)
     };
     let mut infos = Vec::new();
     let stop = AtomicBool::new(stop);
-    let result = mcts::search(pos, &params, budget, &stop, &mut |i| infos.push(i));
-    (result, infos)
+    let result = mcts::search(pos, &params, budget, &stop, &mut |i| {
+        infos.push(i.map_pv(|pv| pos.line_notation(pv)))
+    });
+    (result.map_move(|m| pos.move_to_string(m)), infos)
 }
 
-fn run<G: Evaluate>(pos: &G, limits: Limits) -> (SearchResult, Vec<SearchInfo>) {
+fn run<G: Searchable>(pos: &G, limits: Limits) -> (SearchResult<String>, Vec<SearchInfo<String>>) {
     run_with(pos, limits, None, BUDGET, false)
 }
 
@@ -154,7 +152,7 @@ fn a_node_limited_search_is_reproducible_and_stops_at_exactly_n_iterations() {
     assert_eq!(a.nodes, 3000);
     // Reports come at every power of two iterations and at the end (and every second, which
     // depends on the clock: those are left out).
-    let strip = |infos: &[SearchInfo]| -> Vec<(u32, u32, Score, u64, Vec<String>)> {
+    let strip = |infos: &[SearchInfo<String>]| -> Vec<(u32, u32, Score, u64, Vec<String>)> {
         infos
             .iter()
             .filter(|i| i.nodes.is_power_of_two() || i.nodes == 3000)

@@ -10,7 +10,7 @@ use crate::common::isaac_helpers::SCORING_ENDGAMES;
 use crate::common::solver::{assert_proof_kept, plies_to_end};
 
 use ludus::game::isaac::{Isaac, IsaacRules};
-use ludus::game::{Evaluate, Game};
+use ludus::game::{Game, Searchable};
 use ludus::search::mcts::{self, KeptTree};
 use ludus::search::{Limits, SearchInfo, SearchParams, SearchResult};
 
@@ -23,33 +23,31 @@ fn isaac(fen: &str) -> Isaac {
 
 fn params<M>(nodes: u64, root_moves: Option<Vec<M>>) -> SearchParams<M> {
     SearchParams {
-        limits: Limits {
+        root_moves,
+        ..SearchParams::new(Limits {
             nodes: Some(nodes),
             ..Limits::default()
-        },
-        multipv: 1,
-        overhead_ms: 0,
-        root_moves,
-        threads: 1,
-        earlier_positions: Vec::new(),
-        net: None,
+        })
     }
 }
 
 /// Searches `pos` for `nodes` iterations from what `kept` holds; the result and the last
-/// line reported.
-fn search<G: Evaluate>(
+/// line reported, in the game's notation.
+fn search<G: Searchable>(
     pos: &G,
     nodes: u64,
     budget: usize,
     kept: &mut KeptTree<G>,
-) -> (SearchResult, SearchInfo) {
+) -> (SearchResult<String>, SearchInfo<String>) {
     let mut infos = Vec::new();
     let stop = AtomicBool::new(false);
     let params = params(nodes, None);
     let result = mcts::search_reusing(pos, &params, budget, kept, &stop, &mut |i| infos.push(i));
     let last = infos.pop().expect("a search reports its line");
-    (result, last)
+    (
+        result.map_move(|m| pos.move_to_string(m)),
+        last.map_pv(|pv| pos.line_notation(pv)),
+    )
 }
 
 fn play(pos: &Isaac, moves: &[String]) -> Isaac {

@@ -6,7 +6,7 @@ use crate::common::solver::{assert_move_at_any_budget, search_after, search_with
 
 use ludus::game::tactigon::board::board;
 use ludus::game::tactigon::{PENTAGON, Tactigon, TactigonRules};
-use ludus::game::{Evaluate, Game};
+use ludus::game::{Game, SearchHooks};
 use ludus::search::{Limits, Score};
 
 fn tactigon(fen: &str) -> Tactigon {

@@ -1,4 +1,4 @@
-//! Search knowledge for Isaac.
+//! Isaac's hand evaluation.
 //!
 //! Unit: 10 per point of score, so a 10-point lead is about 100. The evaluation is the score
 //! difference plus half of each side's *potential*: what its tiles at or above its floor would
@@ -8,7 +8,7 @@
 //! In the placement phase the scores are 0 and the potential is all there is: it rewards tiles
 //! placed across busy lines. Last, a tenth of a point per unplaced cell: the tie-break's line.
 
-use super::{Isaac, IsaacMove, Phase};
+use super::{Isaac, Phase};
 use crate::game::{Evaluate, Game, Player};
 
 /// Evaluation units per point of score.
@@ -52,111 +52,9 @@ impl Isaac {
 }
 
 impl Evaluate for Isaac {
-    const HISTORY_SIZE: usize = 1101;
-    const BENCH_FENS: &'static [&'static str] = &[
-        "- 54321/54321 d P - 0/0 0/0",
-        "D7h00 54320/54321 l P - 0/0 0/0",
-        "D6h00,D4h06,D6h10,L4h16,L6h20,D4h26,L5h30,L5h35,L5h40,D5h45,D3h50,D3h53,L4h56,D3h60,D3h63,D4h66,L3h70,L3h73,L4h76,L3h80,L3h83,L4h86,L3h90,D4h93,D3h97 00201/00011 l S - 0/0 0/0",
-        "L3v07,L3v09,L3h20,D4h23,D3v31,D5h60,D3h70 00000/00000 d S - 28/79 3/0",
-        "D3h13,D3v39,D5h50,L3h55,L3v58 00000/00000 d S - 10/85 0/0",
-    ];
-    const BENCH_DEPTH: u32 = 3;
-    /// MCTS won its SPRT against alpha-beta in the placement phase: 128-84 at 2+0.02,
-    /// Elo +73.2 ± 48.2, LLR 3.25 (-2.94, 2.94), H1 accepted (docs/strength.md).
-    const MCTS_BY_DEFAULT: bool = true;
-    const NET_FEATURES: &'static str = super::features::FEATURES;
-    const NET_INPUTS: usize = super::features::INPUTS;
-
-    fn net_features(&self, view: usize, out: &mut Vec<u16>) {
-        self.features(view, out);
-    }
-
     fn evaluate(&self) -> i32 {
         let me = self.side_to_move();
         self.side_value(me) - self.side_value(me.opponent())
-    }
-
-    fn history_index(&self, m: IsaacMove) -> usize {
-        match m {
-            IsaacMove::Place {
-                size,
-                vertical,
-                anchor,
-            } => (size as usize - 3) * 200 + usize::from(vertical) * 100 + anchor as usize,
-            IsaacMove::Remove { anchor, .. } => 1000 + anchor as usize,
-            IsaacMove::Pass => 1100,
-        }
-    }
-
-    /// Advances that reach 100 end the game at once with the mover winning
-    /// (docs/rules/isaac.md §4.6); which of them is played changes only the final score, never
-    /// the result, so the search keeps the smallest. Everything else is kept: any other advance
-    /// changes the mover's score and the counter's cell, which decides tile locks and the ×2 of
-    /// later removals for both players, so no two of them are equivalent in general.
-    fn search_moves(&self, out: &mut Vec<IsaacMove>) {
-        if self.phase != Phase::Scoring {
-            return self.generate_moves(out);
-        }
-        out.clear();
-        self.removals(out, true);
-        if out.is_empty() {
-            out.push(IsaacMove::Pass);
-        }
-    }
-
-    fn moves_left_estimate(&self) -> u32 {
-        let me = self.side_to_move();
-        // Placement: about two thirds of the tiles in hand still find a place (9.5 of 15 a
-        // side in 400 games at 1+0.01), the last of them in a crowded board with few
-        // choices, and the scoring race after it costs almost nothing: its exact search
-        // proves the result within a move or two, and both sides ended those games with half
-        // their clock unused. So the placements ahead count, about half the hand.
-        // Scoring: every tile may still be taken.
-        match self.phase {
-            Phase::Placement => self.unplaced_tiles(me) / 2 + 1,
-            _ => {
-                let own_on_board = self
-                    .tiles()
-                    .iter()
-                    .filter(|t| t.owner as usize == me.index() && t.size >= self.floor(me))
-                    .count() as u32;
-                own_on_board + 1
-            }
-        }
-    }
-
-    /// Every ply places a tile (hands −1, board +1), removes a tile that can never come
-    /// back, passes, or raises a floor past tiles that then never move: so this count of
-    /// what is left falls by at least one every ply.
-    fn plies_left_bound(&self) -> Option<u32> {
-        let hands: u32 = [Player::One, Player::Two]
-            .iter()
-            .map(|&p| self.unplaced_tiles(p))
-            .sum();
-        let passes_left = |passed: [bool; 2]| passed.iter().filter(|&&p| !p).count() as u32;
-        Some(match self.phase {
-            Phase::Placement => {
-                2 * hands + self.tiles().len() as u32 + passes_left(self.passed) + 2
-            }
-            Phase::Scoring => {
-                let live = self
-                    .tiles()
-                    .iter()
-                    .filter(|t| {
-                        let o = t.owner as usize;
-                        !self.passed[o] && t.size >= self.floors[o]
-                    })
-                    .count() as u32;
-                live + passes_left(self.passed)
-            }
-            Phase::Ended => 0,
-        })
-    }
-
-    /// MCTS is for the placement phase (hundreds of moves a ply, a far horizon); the scoring
-    /// phase is short, tactical and decided by exact counting, which is alpha-beta's job.
-    fn exact_search_preferred(&self) -> bool {
-        self.phase != Phase::Placement
     }
 
     fn explain_eval(&self) -> String {

@@ -30,6 +30,7 @@
 
 use super::tables::{CELLS, MIN_SIZE, SIZES, START_COUNTS};
 use super::{Isaac, Phase};
+use crate::game::NetFeatures;
 use crate::game::bitboard::bits;
 
 /// The feature set's name; a net trained on other inputs is refused.
@@ -90,9 +91,12 @@ const HAND_START: [usize; KINDS] = {
     starts
 };
 
-impl Isaac {
+impl NetFeatures for Isaac {
+    const NET_FEATURES: &'static str = FEATURES;
+    const NET_INPUTS: usize = INPUTS;
+
     /// The active inputs seen by player `view` (see the module's doc).
-    pub(super) fn features(&self, view: usize, out: &mut Vec<u16>) {
+    fn net_features(&self, view: usize, out: &mut Vec<u16>) {
         let seen = |cell: usize| if view == 0 { cell } else { CELLS - 1 - cell };
         let push = |out: &mut Vec<u16>, index: usize| out.push(index as u16);
         for t in self.tiles() {
@@ -163,7 +167,7 @@ mod tests {
 
     use super::*;
     use crate::game::isaac::Tile;
-    use crate::game::{Evaluate, Game, Player};
+    use crate::game::{Game, Player};
 
     fn features(pos: &Isaac, view: usize) -> Vec<u16> {
         let mut list = Vec::new();

@@ -12,10 +12,11 @@ mod features;
 mod notation;
 mod removal;
 mod rules;
+mod search_hooks;
 pub mod tables;
 
 use crate::game::{
-    Game, OptionSpec, OptionValues, Outcome, PackedMove, ParseError, Player, zobrist,
+    Game, OptionSpec, OptionValues, Outcome, PackedMove, ParseError, Player, SolvedBook, zobrist,
 };
 pub use removal::RemovalPreview;
 pub use rules::IsaacRules;
@@ -447,3 +448,6 @@ impl Game for Isaac {
         notation::render(self)
     }
 }
+
+/// Isaac has no solved book.
+impl SolvedBook for Isaac {}

@@ -6,6 +6,7 @@
 
 use super::Sight;
 use super::geometry::{MAX_SIZE, MIN_SIZE};
+use crate::game::NetFeatures;
 use crate::game::bitboard::bits;
 
 /// The feature set's name; a net trained on other inputs is refused.
@@ -32,9 +33,12 @@ const STRICT_INPUT: usize = board_offset(MAX_SIZE + 1);
 /// Inputs: every board side's points, and the rule input.
 pub const INPUTS: usize = STRICT_INPUT + 1;
 
-impl Sight {
+impl NetFeatures for Sight {
+    const NET_FEATURES: &'static str = FEATURES;
+    const NET_INPUTS: usize = INPUTS;
+
     /// The active inputs seen by player `view` (see the module's doc).
-    pub(super) fn features(&self, view: usize, out: &mut Vec<u16>) {
+    fn net_features(&self, view: usize, out: &mut Vec<u16>) {
         let base = board_offset(self.geo.n);
         for side in 0..2 {
             let owner = usize::from(side != view);
@@ -49,7 +53,7 @@ impl Sight {
     }
 
     /// The inputs of this board's side: a net with no weight there never saw this board.
-    pub(super) fn feature_range(&self) -> std::ops::Range<usize> {
+    fn net_inputs_in_play(&self) -> std::ops::Range<usize> {
         board_offset(self.geo.n)..board_offset(self.geo.n + 1)
     }
 }
@@ -60,8 +64,8 @@ mod tests {
     use rand::{RngExt, SeedableRng};
 
     use super::*;
+    use crate::game::Game;
     use crate::game::sight::SightSettings;
-    use crate::game::{Evaluate, Game};
 
     #[test]
     fn every_board_has_its_own_range_and_every_input_is_in_range() {

@@ -11,9 +11,10 @@ mod features;
 pub mod geometry;
 mod illegal;
 mod notation;
+mod search_hooks;
 
 use crate::game::{
-    Game, OptionSpec, OptionValues, Outcome, PackedMove, ParseError, Player, zobrist,
+    Game, OptionSpec, OptionValues, Outcome, PackedMove, ParseError, Player, SolvedBook, zobrist,
 };
 use geometry::{Geometry, MAX_POINTS, geometry, nearest};
 
@@ -370,6 +371,15 @@ impl Game for Sight {
 
     fn render(&self) -> String {
         notation::render(self)
+    }
+}
+
+/// The solved books hold Sight positions (3×3, 4×4 and 5×5, under both tallest-stack rules).
+impl SolvedBook for Sight {
+    const HAS_SOLVED_BOOK: bool = true;
+
+    fn solved_book_position(&self) -> Option<&Sight> {
+        Some(self)
     }
 }
 

@@ -1,4 +1,4 @@
-//! Search knowledge for Tactigon.
+//! Tactigon's hand evaluation.
 //!
 //! Unit: a circle is 100. Material by combat power (a triangle beats circles only by trading,
 //! a square cannot touch circles but beats triangles and squares), mobility (legal moves), the
@@ -7,15 +7,8 @@
 //! ends the game, which the search sees.
 
 use super::board::{board, neighbours_of};
-use super::{PENTAGON, Tactigon, TactigonMove, bits};
+use super::{PENTAGON, Tactigon, bits};
 use crate::game::{Evaluate, Game};
-
-/// The moves a Tactigon player plans its clock over. Half the games between two full-strength
-/// engines end by ply 82 (41 moves each) and a quarter by ply 57 (1+0.01, 400 games); the
-/// moves after that are mostly the shuffling of long games towards the ply cap, so the clock
-/// is planned over fewer moves than a long game has: the early moves, which decide most games,
-/// get more time (docs/benchmarks.md, "The clock").
-const MOVES_PLANNED: u32 = 25;
 
 /// Value of a circle, triangle and square.
 const MATERIAL: [i32; 3] = [100, 280, 320];
@@ -49,74 +42,9 @@ impl Tactigon {
 }
 
 impl Evaluate for Tactigon {
-    const HISTORY_SIZE: usize = 53 * 53;
-    const BENCH_FENS: &'static [&'static str] = &[
-        super::START_FEN,
-        "2/C1C3c1c/1ST3Sts1/CTP1C1csptc/1ST4ts1/C1C3c1c/2 b 1",
-        "2/C1C2sc1c/1ST2S1ts1/CTP1C1c1ptc/1ST4ts1/C1C3c1c/2 r 2",
-        "2/4C4/10/2P5p1c/4C5/9/2 r 0",
-        "2/9/C9/Sc3P4p/C9/9/2 r 0",
-    ];
-    const BENCH_DEPTH: u32 = 4;
-    const NET_FEATURES: &'static str = super::features::FEATURES;
-    const NET_INPUTS: usize = super::features::INPUTS;
-
-    fn net_features(&self, view: usize, out: &mut Vec<u16>) {
-        self.features(view, out);
-    }
-
     fn evaluate(&self) -> i32 {
         let me = self.side_to_move().index();
         self.side_value(me, true) - self.side_value(1 - me, false)
-    }
-
-    fn history_index(&self, m: TactigonMove) -> usize {
-        m.from as usize * 53 + m.to as usize
-    }
-
-    /// Captures, and moves onto a gold tile that complete the mover's pair (a move that breaks
-    /// the opponent's pair is a capture).
-    fn noisy_moves(&self, out: &mut Vec<TactigonMove>) {
-        self.generate_moves(out);
-        out.retain(|&m| self.is_noisy(m));
-    }
-
-    fn is_noisy(&self, m: TactigonMove) -> bool {
-        let me = self.side_to_move().index();
-        let gold = board().gold;
-        let own_gold = self.occupied_by(me) & gold;
-        let to = 1u64 << m.to;
-        let completes = to & gold != 0 && own_gold & !to != 0 && own_gold & (1 << m.from) == 0;
-        to & self.occupied_by(1 - me) != 0 || completes
-    }
-
-    /// Facing the opponent's gold pair: the pair must be broken now, so standing pat is wrong.
-    fn must_respond(&self) -> bool {
-        let them = 1 - self.side_to_move().index();
-        let gold = board().gold;
-        self.occupied_by(them) & gold == gold
-    }
-
-    /// Pieces move back and forth freely, so positions recur: the board-and-side key.
-    fn repetition_key(&self) -> Option<u64> {
-        Some(self.board_key())
-    }
-
-    /// The moves that need the clock: at most [`MOVES_PLANNED`], fewer near the ply cap.
-    fn moves_left_estimate(&self) -> u32 {
-        let cap = self.rules().ply_cap;
-        let left = if cap > 0 {
-            cap.saturating_sub(self.ply()) / 2
-        } else {
-            MOVES_PLANNED
-        };
-        left.clamp(1, MOVES_PLANNED)
-    }
-
-    /// The ply cap ends every game; each ply brings it one nearer.
-    fn plies_left_bound(&self) -> Option<u32> {
-        let cap = self.rules().ply_cap;
-        (cap > 0).then(|| cap.saturating_sub(self.ply()))
     }
 
     fn explain_eval(&self) -> String {

@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 use super::Tactigon;
 use super::bits;
 use super::board::{CELLS, board};
+use crate::game::NetFeatures;
 
 /// The feature set's name; a net trained on other inputs is refused.
 pub const FEATURES: &str = "tactigon-pieces-v1";
@@ -31,9 +32,12 @@ pub fn mirror() -> &'static [u8; CELLS] {
     })
 }
 
-impl Tactigon {
+impl NetFeatures for Tactigon {
+    const NET_FEATURES: &'static str = FEATURES;
+    const NET_INPUTS: usize = INPUTS;
+
     /// The active inputs seen by player `view` (see the module's doc).
-    pub(super) fn features(&self, view: usize, out: &mut Vec<u16>) {
+    fn net_features(&self, view: usize, out: &mut Vec<u16>) {
         let mirror = mirror();
         for side in 0..2 {
             let owner = usize::from(side != view);
@@ -55,8 +59,8 @@ impl Tactigon {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
     use crate::game::tactigon::START_FEN;
-    use crate::game::{Evaluate, Game};
 
     #[test]
     fn the_mirror_is_an_involution_that_keeps_the_gold_tiles() {

@@ -10,9 +10,10 @@ pub mod board;
 mod eval;
 mod features;
 mod notation;
+mod search_hooks;
 
 use crate::game::{
-    Game, OptionSpec, OptionValues, Outcome, PackedMove, ParseError, Player, zobrist,
+    Game, OptionSpec, OptionValues, Outcome, PackedMove, ParseError, Player, SolvedBook, zobrist,
 };
 use board::{CELLS, board, neighbours_of};
 
@@ -444,3 +445,6 @@ impl Game for Tactigon {
         notation::render(self)
     }
 }
+
+/// Tactigon has no solved book.
+impl SolvedBook for Tactigon {}

@@ -355,7 +355,7 @@ mod tests {
             struct StartFen;
             impl crate::game::GameVisitor for StartFen {
                 type Output = String;
-                fn visit<G: crate::game::Evaluate>(self) -> String {
+                fn visit<G: crate::game::Searchable>(self) -> String {
                     G::start(&G::settings(&OptionValues::from_specs(&G::options()))).to_fen()
                 }
             }

@@ -8,12 +8,12 @@ use super::super::command::{ErrorCode, GoArgs, PositionBase, ProtocolError, Quer
 use super::super::options as opt;
 use super::Session;
 use crate::engine::Job;
-use crate::game::{Evaluate, Outcome, Player};
+use crate::game::{Outcome, Player, Searchable};
 use crate::net::{GameNet, Net, embedded};
 use crate::search::levels::Level;
 use crate::search::{Clock, Limits, SearchParams, Searcher};
 
-impl<G: Evaluate> Session<'_, G> {
+impl<G: Searchable> Session<'_, G> {
     pub(super) fn set_position(&mut self, base: PositionBase, moves: &[String]) {
         self.position = None;
         let mut pos = match base {
@@ -36,7 +36,8 @@ impl<G: Evaluate> Session<'_, G> {
     }
 
     /// Plays `moves` on `pos` and returns the repetition keys of the positions they left
-    /// ([`Evaluate::repetition_key`]); reports the first illegal move and returns `None`.
+    /// ([`SearchHooks::repetition_key`](crate::game::SearchHooks::repetition_key)); reports the
+    /// first illegal move and returns `None`.
     fn apply_moves(&mut self, pos: &mut G, moves: &[String]) -> Option<Vec<u64>> {
         let mut left = Vec::new();
         for (i, m) in moves.iter().enumerate() {
@@ -141,21 +142,22 @@ impl<G: Evaluate> Session<'_, G> {
             Some(list)
         };
         let options = &self.shared.options;
+        let limits = Limits {
+            depth: args.depth,
+            nodes: args.nodes,
+            movetime_ms: args.movetime,
+            clock,
+            infinite: args.infinite,
+            started: Some(started),
+        };
         Ok(SearchParams {
-            limits: Limits {
-                depth: args.depth,
-                nodes: args.nodes,
-                movetime_ms: args.movetime,
-                clock,
-                infinite: args.infinite,
-                started: Some(started),
-            },
             multipv: options.get_i64(opt::MULTIPV, 1) as usize,
             overhead_ms: options.get_i64(opt::MOVE_OVERHEAD, opt::DEFAULT_MOVE_OVERHEAD_MS),
             root_moves,
             threads: options.get_i64(opt::THREADS, 1) as usize,
             earlier_positions: self.earlier_positions.clone(),
             net: self.net(),
+            ..SearchParams::new(limits)
         })
     }
 

@@ -15,7 +15,7 @@ use super::command::{self, Command, ErrorCode, ProtocolError};
 use super::options as opt;
 use super::output::{Output, format_bestmove, format_info, format_progress};
 use crate::engine::{Engine, Event, Job, Report};
-use crate::game::{Evaluate, GameId, GameVisitor, OptionSpec, OptionValues};
+use crate::game::{GameId, GameVisitor, OptionSpec, OptionValues, Searchable};
 use crate::net::Net;
 use crate::search::SearchTables;
 use set_option::resolve_seed;
@@ -74,22 +74,23 @@ pub struct RunSession<'a>(pub &'a mut Shared);
 
 impl GameVisitor for RunSession<'_> {
     type Output = SessionEnd;
-    fn visit<G: Evaluate>(self) -> SessionEnd {
+    fn visit<G: Searchable>(self) -> SessionEnd {
         Session::<G>::new(self.0).run()
     }
 }
 
-struct Session<'a, G: Evaluate> {
+struct Session<'a, G: Searchable> {
     shared: &'a mut Shared,
     settings: G::Settings,
     position: Option<G>,
-    /// [`Evaluate::repetition_key`] of the game's positions before `position`, as far as
-    /// `position … moves` and `move` told them (what the search treats as repetitions).
+    /// [`SearchHooks::repetition_key`](crate::game::SearchHooks::repetition_key) of the game's
+    /// positions before `position`, as far as `position … moves` and `move` told them (what the
+    /// search treats as repetitions).
     earlier_positions: Vec<u64>,
     engine: Engine<G>,
 }
 
-impl<'a, G: Evaluate> Session<'a, G> {
+impl<'a, G: Searchable> Session<'a, G> {
     fn new(shared: &'a mut Shared) -> Self {
         let settings = G::settings(&shared.options);
         let hash = shared.options.get_i64(opt::HASH, opt::DEFAULT_HASH_MIB) as usize;

@@ -7,7 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use super::super::command::{ErrorCode, ProtocolError};
 use super::super::options::{self as opt, owning_game};
 use super::{Session, SessionEnd};
-use crate::game::{Evaluate, GameId, OptionKind};
+use crate::game::{GameId, OptionKind, Searchable};
 use crate::net::{GameNet, Net};
 
 /// The seed for `Level random|greedy`: the option's value, or the clock's when it is 0.
@@ -23,14 +23,14 @@ pub(super) fn resolve_seed(value: i64) -> u64 {
 
 /// The net in the file at `path`, checked against `G`; `None` for an empty path (the
 /// built-in net).
-fn load_eval_file<G: Evaluate>(path: &str) -> Result<Option<Arc<Net>>, String> {
+fn load_eval_file<G: Searchable>(path: &str) -> Result<Option<Arc<Net>>, String> {
     if path.is_empty() {
         return Ok(None);
     }
     GameNet::<G>::from_file(std::path::Path::new(path)).map(|n| Some(n.net_arc()))
 }
 
-impl<G: Evaluate> Session<'_, G> {
+impl<G: Searchable> Session<'_, G> {
     /// Handles `setoption name <name> [value <value>]`; `Some` when the session must end.
     pub(super) fn set_option(&mut self, name: &str, value: Option<String>) -> Option<SessionEnd> {
         let Some(spec) = opt::find(&self.shared.specs, name).cloned() else {

@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 
 use super::tree::{Edge, EdgeId, NO_CHILD, Node, NodeId, Tree, exact, for_side};
 use super::{Config, MAX_LOGIT, squash, unsquash};
-use crate::game::{Evaluate, Outcome};
+use crate::game::{Outcome, Searchable};
 use crate::net::{Evaluator, GameNet};
 use crate::search::score::MATE;
 
@@ -29,7 +29,7 @@ fn by_prior<M>(a: &Child<M>, b: &Child<M>) -> Ordering {
 }
 
 /// The state of one search: the tree and the scratch space every iteration reuses.
-pub struct Mcts<G: Evaluate> {
+pub struct Mcts<G: Searchable> {
     /// The tree.
     pub tree: Tree<G::Move>,
     /// Nodes of the iteration under way, root first.
@@ -48,7 +48,7 @@ pub struct Mcts<G: Evaluate> {
     eval: Evaluator<G>,
 }
 
-impl<G: Evaluate> Mcts<G> {
+impl<G: Searchable> Mcts<G> {
     /// A search with the tree within `budget` bytes and `max_depth` plies.
     pub fn new(budget: usize, max_depth: u32, config: Config) -> Self {
         Mcts {

@@ -1,6 +1,6 @@
 //! A second searcher: Monte Carlo tree search with PUCT selection and evaluation leaves, for
 //! positions where alpha-beta's horizon hurts (Isaac's placement phase, 100–600 moves a ply).
-//! Chosen by the `Searcher` option; generic over [`Evaluate`] like the alpha-beta search.
+//! Chosen by the `Searcher` option; generic over [`Searchable`] like the alpha-beta search.
 //!
 //! One iteration walks from the root to a leaf, choosing at each node the child with the best
 //! `Q + c · P · √N / (1 + n)` ([`Config::c_puct`]): `Q` is the child's mean value for the side
@@ -43,8 +43,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::score::MATE_BOUND;
-use super::{Score, SearchInfo, SearchParams, SearchResult, pv_strings};
-use crate::game::{Evaluate, Player};
+use super::{Score, SearchInfo, SearchParams, SearchResult};
+use crate::game::{Player, Searchable};
 use driver::Mcts;
 pub use reuse::KeptTree;
 use tree::for_side;
@@ -109,7 +109,7 @@ fn unsquash(q: f64, scale: f32) -> i32 {
 }
 
 /// The best `lines` root lines as `info` reports.
-fn infos<G: Evaluate>(mcts: &Mcts<G>, root: &G, lines: usize, start: Instant) -> Vec<SearchInfo> {
+fn infos<G: Searchable>(mcts: &Mcts<G>, lines: usize, start: Instant) -> Vec<SearchInfo<G::Move>> {
     let ranked = mcts.tree.ranked_edges(0);
     let elapsed = start.elapsed();
     let shown = lines.min(ranked.len());
@@ -127,7 +127,7 @@ fn infos<G: Evaluate>(mcts: &Mcts<G>, root: &G, lines: usize, start: Instant) ->
                 nps: (mcts.iterations as u128 * 1000 / elapsed.as_millis().max(1)) as u64,
                 time_ms: elapsed.as_millis() as u64,
                 hashfull: mcts.tree.permille(),
-                pv: pv_strings(root, &pv),
+                pv,
             }
         })
         .collect()
@@ -138,13 +138,13 @@ fn infos<G: Evaluate>(mcts: &Mcts<G>, root: &G, lines: usize, start: Instant) ->
 /// at least every second, and at the end. The tree uses at most `budget` bytes. Stops early when
 /// `stop` is set (polled every iteration); even when it is set from the start, a legal move is
 /// returned whenever one exists (the one with the best evaluation).
-pub fn search<G: Evaluate>(
+pub fn search<G: Searchable>(
     root: &G,
     params: &SearchParams<G::Move>,
     budget: usize,
     stop: &AtomicBool,
-    report: &mut dyn FnMut(SearchInfo),
-) -> SearchResult {
+    report: &mut dyn FnMut(SearchInfo<G::Move>),
+) -> SearchResult<G::Move> {
     let mut fresh = KeptTree::default();
     search_with(
         root,
@@ -161,27 +161,27 @@ pub fn search<G: Evaluate>(
 /// and leaves its own tree there for the next search. A search restricted to some root moves
 /// (`go searchmoves`) starts afresh and keeps nothing. `nodes N` counts this search's
 /// iterations only.
-pub fn search_reusing<G: Evaluate>(
+pub fn search_reusing<G: Searchable>(
     root: &G,
     params: &SearchParams<G::Move>,
     budget: usize,
     kept: &mut KeptTree<G>,
     stop: &AtomicBool,
-    report: &mut dyn FnMut(SearchInfo),
-) -> SearchResult {
+    report: &mut dyn FnMut(SearchInfo<G::Move>),
+) -> SearchResult<G::Move> {
     search_with(root, params, budget, DEFAULT_CONFIG, kept, stop, report)
 }
 
 /// [`search_reusing`] with other constants (for tuning).
-pub fn search_with<G: Evaluate>(
+pub fn search_with<G: Searchable>(
     root: &G,
     params: &SearchParams<G::Move>,
     budget: usize,
     config: Config,
     kept: &mut KeptTree<G>,
     stop: &AtomicBool,
-    report: &mut dyn FnMut(SearchInfo),
-) -> SearchResult {
+    report: &mut dyn FnMut(SearchInfo<G::Move>),
+) -> SearchResult<G::Move> {
     let limits = &params.limits;
     let start = limits.started.unwrap_or_else(Instant::now);
     let mut result = SearchResult::empty();
@@ -217,7 +217,7 @@ pub fn search_with<G: Evaluate>(
             let mut mcts = Mcts::new(budget, max_depth, config);
             mcts.set_net(net.as_ref());
             if !mcts.start(root, &moves) {
-                result.best = Some(root.move_to_string(first));
+                result.best = Some(first);
                 return result;
             }
             mcts
@@ -244,17 +244,17 @@ pub fn search_with<G: Evaluate>(
             }
             last_report = Instant::now();
             reported_at = Some(mcts.iterations);
-            infos(&mcts, root, lines, start)
+            infos(&mcts, lines, start)
                 .into_iter()
                 .for_each(&mut *report);
         }
     }
-    let infos = infos(&mcts, root, lines, start);
+    let infos = infos(&mcts, lines, start);
     let Some(best) = infos.first() else {
-        result.best = Some(root.move_to_string(first));
+        result.best = Some(first);
         return result;
     };
-    result.best = best.pv.first().cloned();
+    result.best = best.pv.first().copied();
     result.score = Some(best.score);
     result.nodes = mcts.iterations;
     result.depth = best.depth;

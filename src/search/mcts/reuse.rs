@@ -7,7 +7,7 @@
 use std::collections::VecDeque;
 
 use super::tree::{NO_CHILD, NodeId, Tree};
-use crate::game::{Evaluate, Game};
+use crate::game::{Game, Searchable};
 
 /// Plies below the kept root searched for the new root: the engine's own move and the
 /// opponent's reply, or a few moves of a player who moves several times in a row.
@@ -17,17 +17,17 @@ const MAX_POSITIONS_LOOKED_AT: usize = 20_000;
 
 /// The tree of the last MCTS search of a game, kept for the next one (see the module docs).
 /// Empty after a new game, a `Hash` change or a search that was restricted to some root moves.
-pub struct KeptTree<G: Evaluate> {
+pub struct KeptTree<G: Searchable> {
     kept: Option<(G, Tree<G::Move>)>,
 }
 
-impl<G: Evaluate> Default for KeptTree<G> {
+impl<G: Searchable> Default for KeptTree<G> {
     fn default() -> Self {
         KeptTree { kept: None }
     }
 }
 
-impl<G: Evaluate> KeptTree<G> {
+impl<G: Searchable> KeptTree<G> {
     /// Forgets the kept tree (a new game, `Clear Hash`, a new `Hash` size).
     pub fn clear(&mut self) {
         self.kept = None;
