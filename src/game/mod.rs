@@ -7,6 +7,7 @@ pub mod bitboard;
 pub mod dynamic;
 pub mod isaac;
 pub mod options;
+pub mod present;
 pub mod sight;
 pub mod tactigon;
 pub mod zobrist;
@@ -296,7 +297,7 @@ pub trait GameVisitor {
     /// What the visit returns.
     type Output;
     /// Runs the generic code for game `G`.
-    fn visit<G: Evaluate>(self) -> Self::Output;
+    fn visit<G: Evaluate + present::Present>(self) -> Self::Output;
 }
 
 impl GameId {

@@ -11,6 +11,7 @@ mod features;
 pub mod geometry;
 mod illegal;
 mod notation;
+pub mod present;
 
 use crate::game::{
     Game, OptionSpec, OptionValues, Outcome, PackedMove, ParseError, Player, zobrist,

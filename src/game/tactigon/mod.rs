@@ -10,6 +10,7 @@ pub mod board;
 mod eval;
 mod features;
 mod notation;
+pub mod present;
 
 use crate::game::{
     Game, OptionSpec, OptionValues, Outcome, PackedMove, ParseError, Player, zobrist,

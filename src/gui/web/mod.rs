@@ -50,8 +50,8 @@
 //!
 //! The session keeps the position after every move as the engine printed it (`query fen`),
 //! so the server can draw the last move and what it did (`board.rs`, with
-//! [`crate::gui::svg::board_svg_view`] and [`crate::gui::happened`]) without asking the engine
-//! more. Each state carries the drawing from both sides; the page shows one (its Flip), marks
+//! [`crate::gui::svg::board_svg_view`] and the game's own [`crate::game::present`]) without
+//! asking the engine more. Each state carries the drawing from both sides; the page shows one (its Flip), marks
 //! a person's choices and the engine's ideas on the drawing's own layers (`board.js`: dots,
 //! spots, rings, arrows, ghost tiles) and keeps the person's preferences (`prefs.js`: dark
 //! mode, sounds, the board's side).
@@ -101,7 +101,8 @@
 //! - At the bottom, what every layer uses: `error.rs` (the API's errors), `engine.rs` (a
 //!   counted engine process), `query.rs` (quick questions to an engine), `probe.rs` (what
 //!   the engine offers), `settings.rs` (how a game is played), `session.rs` (the game on the
-//!   page), `board.rs`, `isaac.rs` (what the page is shown of a position).
+//!   page), `board.rs`, `isaac.rs` (what the page is shown of a position; `isaac.rs` is Isaac's
+//!   panel, reached through the `Draw` trait of [`crate::gui::svg`]).
 //! - `job.rs`: what a session and its search worker say to each other. The session sends
 //!   jobs; the worker (`search.rs`) knows nothing of the session: it reports every `info`
 //!   line, review answer and end of a search on a channel, and reads which jobs are still
@@ -128,7 +129,7 @@ mod error;
 mod events;
 mod export;
 mod http;
-mod isaac;
+pub(crate) mod isaac;
 mod job;
 mod moves;
 mod new_game;
