@@ -7,8 +7,9 @@ pub mod svg;
 pub mod terminal;
 pub mod web;
 
-use crate::game::GameId;
+use crate::client::Snapshot;
 use crate::game::present::Ending;
+use crate::game::{GameId, OptionValues};
 
 /// The result of a game for people, from the answer to `query result`: `Black (player two)
 /// wins`, `Draw`.
@@ -24,14 +25,30 @@ pub fn result_text(game: GameId, result: &str) -> String {
 
 /// Who won and why, for the result banner of the web GUI and the terminal: `Black (player two)
 /// wins: White has no legal move`, `Draw: the ply cap (300 plies) is reached`, … The winner
-/// comes from `query result`, the reason from the final position's own fields
-/// ([`GameId::end_reason`]), and is left out where the position does not show it.
-pub fn describe(game: GameId, end: &Ending) -> String {
-    let head = result_text(game, end.result);
-    match game.end_reason(end) {
+/// comes from `query result`, the reason from the final position `end`'s own fields
+/// ([`GameId::end_reason`], with the rule options in force `options`), and is left out where
+/// the position does not show it.
+pub fn describe(game: GameId, end: &Snapshot, options: &[(String, String)]) -> String {
+    let head = result_text(game, &end.result);
+    let ending = Ending {
+        fen: &end.fen,
+        result: &end.result,
+        p1turn: end.p1turn,
+        no_moves: end.legal.is_empty(),
+        options,
+    };
+    match game.end_reason(&ending) {
         Some(reason) => format!("{head}: {reason}"),
         None => head,
     }
+}
+
+/// Every rule option of `game` in `values`, by name and value.
+pub fn rule_options(game: GameId, values: &OptionValues) -> Vec<(String, String)> {
+    game.options()
+        .iter()
+        .filter_map(|spec| Some((spec.name.to_string(), values.get(spec.name)?.to_string())))
+        .collect()
 }
 
 #[cfg(test)]
@@ -40,28 +57,40 @@ mod tests {
 
     #[test]
     fn the_banner_says_who_won_and_why() {
-        let end = |fen, result, p1turn| Ending {
-            fen,
-            result,
+        let end = |fen: &str, result: &str, p1turn| Snapshot {
+            fen: fen.into(),
+            legal: Vec::new(),
             p1turn,
-            no_moves: true,
-            options: &[],
+            gameover: true,
+            result: result.into(),
         };
+        let banner = |game, end: &Snapshot| describe(game, end, &[]);
         assert_eq!(
-            describe(GameId::Sight, &end("5:x5 w", "p2win", true)),
+            banner(GameId::Sight, &end("5:x5 w", "p2win", true)),
             "Black (player two) wins: White has no legal move"
         );
+        let isaac = end("D3h13 00000/00000 - E - 15/100 5/0", "p2win", false);
         assert_eq!(
-            describe(
-                GameId::Isaac,
-                &end("D3h13 00000/00000 - E - 15/100 5/0", "p2win", false)
-            ),
+            banner(GameId::Isaac, &isaac),
             "Light (player two) wins: Light reached 100 points"
         );
-        let stuck = "Pc/3cc4/10/10p/10/9/2 r 0";
+        let stuck = end("Pc/3cc4/10/10p/10/9/2 r 0", "p2win", true);
         assert_eq!(
-            describe(GameId::Tactigon, &end(stuck, "p2win", true)),
+            banner(GameId::Tactigon, &stuck),
             "Blue (player two) wins: Red has no legal move"
+        );
+        let mut values = OptionValues::from_specs(&GameId::Tactigon.options());
+        values.set("Tactigon_PlyCap", "300".into());
+        let mut capped = end(
+            "2/C1C3c1c/1ST4ts1/CTPSC1csptc/1ST4ts1/C1C3c1c/2 r 300",
+            "draw",
+            true,
+        );
+        capped.legal = vec!["d6-c13".into()];
+        let in_force = rule_options(GameId::Tactigon, &values);
+        assert_eq!(
+            describe(GameId::Tactigon, &capped, &in_force),
+            "Draw: the ply cap (300 plies) is reached"
         );
         assert_eq!(result_text(GameId::Isaac, "draw"), "Draw");
         assert_eq!(result_text(GameId::Isaac, "odd"), "Game over (odd)");

@@ -13,9 +13,9 @@ use crossbeam_channel::Receiver;
 use crate::client::{EngineProcess, Snapshot};
 use crate::exit_status;
 use crate::game::dynamic::RuleSet;
-use crate::game::present::{Ending, Ink};
+use crate::game::present::Ink;
 use crate::game::{Evaluate, GameId, GameVisitor, options::OptionValues};
-use crate::gui::describe;
+use crate::gui::{describe, rule_options};
 
 /// Who plays a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -307,13 +307,8 @@ fn play(args: &PlayArgs, input: Typed, out: &mut dyn Write) -> Result<(), (i32, 
     let rules = RuleSet::new(args.game, &args.options).map_err(|e| (exit_status::USAGE, e))?;
     let engine = start_engine(args).map_err(|e| (exit_status::FAILURE, e))?;
     let values = rules.values().clone();
-    // Every rule option in force, by name: those given and ludus's defaults of the others.
-    let rule_options: Vec<(String, String)> = args
-        .game
-        .options()
-        .iter()
-        .filter_map(|spec| Some((spec.name.to_string(), values.get(spec.name)?.to_string())))
-        .collect();
+    // Every rule option in force: those given and ludus's defaults of the others.
+    let in_force = rule_options(args.game, &values);
     let mut s = Session {
         args,
         rules,
@@ -350,16 +345,7 @@ fn play(args: &PlayArgs, input: Typed, out: &mut dyn Write) -> Result<(), (i32, 
             writeln!(out, "{}", recent_moves(&s.moves)).map_err(io)?;
         }
         if view.result != "none" {
-            let ending = describe(
-                args.game,
-                &Ending {
-                    fen: &view.fen,
-                    result: &view.result,
-                    p1turn: view.p1turn,
-                    no_moves: view.legal.is_empty(),
-                    options: &rule_options,
-                },
-            );
+            let ending = describe(args.game, &view, &in_force);
             let banner = format!("*** {ending} ({} moves) ***", s.moves.len());
             writeln!(out, "{}", wrap(&banner)).map_err(io)?;
             s.engine.quit();

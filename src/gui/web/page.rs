@@ -4,7 +4,6 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::game::present::Ending;
 use crate::gui::{describe, result_text};
 
 use super::probe::EngineInfo;
@@ -36,21 +35,13 @@ pub fn reason(info: &EngineInfo, s: &Session) -> String {
     if !s.snap.gameover {
         return String::new();
     }
-    describe(
-        s.settings.game,
-        &Ending {
-            fen: &s.snap.fen,
-            result: &s.snap.result,
-            p1turn: s.snap.p1turn,
-            no_moves: s.snap.legal.is_empty(),
-            options: &rule_options(info, &s.settings),
-        },
-    )
+    let options = options_in_force(info, &s.settings);
+    describe(s.settings.game, &s.snap, &options)
 }
 
 /// The game's rule options in force: those of the settings, and the engine's defaults of the
 /// others ludus knows.
-fn rule_options(info: &EngineInfo, settings: &Settings) -> Vec<(String, String)> {
+fn options_in_force(info: &EngineInfo, settings: &Settings) -> Vec<(String, String)> {
     let mut options = settings.options.clone();
     for spec in settings.game.options() {
         let set = options
