@@ -66,7 +66,7 @@ fn expand_rank(rank: &str) -> Vec<char> {
 
 impl Present for Tactigon {
     const SEATS: [&'static str; 2] = ["Red", "Blue"];
-    const MOVE_EXAMPLES: &'static [&'static str] = &["e5-e11", "d10-d12"];
+    const MOVE_EXAMPLES: &'static [&'static str] = &["e5-e11"];
     const NOTATION: Notation = Notation::Squares;
 
     /// A captured pentagon, both gold tiles held, no legal move, the ply cap, or a repetition.
