@@ -23,8 +23,8 @@ struct Cli {
     /// The game [default: sight]: the protocol loop starts with it; `go`, `perft`, `play`
     /// and `match` play it; `bench` runs only its positions (all games without it); `web`
     /// opens with it.
-    #[arg(long, value_enum, global = true)]
-    game: Option<GameArg>,
+    #[arg(long, global = true, value_parser = game_parser())]
+    game: Option<GameId>,
     /// Quit with status 1 at the first protocol error instead of reporting it and going on.
     #[arg(long)]
     strict: bool,
@@ -32,21 +32,13 @@ struct Cli {
     command: Option<Command>,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum GameArg {
-    Isaac,
-    Sight,
-    Tactigon,
-}
-
-impl From<GameArg> for GameId {
-    fn from(g: GameArg) -> GameId {
-        match g {
-            GameArg::Isaac => GameId::Isaac,
-            GameArg::Sight => GameId::Sight,
-            GameArg::Tactigon => GameId::Tactigon,
-        }
-    }
+/// Reads `--game`: one of the games' names ([`GameId::ALL`]).
+fn game_parser() -> impl clap::builder::TypedValueParser<Value = GameId> {
+    use clap::builder::{PossibleValuesParser, TypedValueParser};
+    let names: Vec<&'static str> = GameId::ALL.iter().map(|g| g.name()).collect();
+    PossibleValuesParser::new(names).try_map(|name: String| {
+        GameId::from_name(&name).ok_or_else(|| format!("{name} is not a game"))
+    })
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -228,8 +220,8 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };
-    let chosen = cli.game.map(GameId::from);
-    let game = chosen.unwrap_or(GameId::Sight);
+    let chosen = cli.game;
+    let game = chosen.unwrap_or(GameId::DEFAULT);
     let status = match cli.command {
         None => protocol::run(
             Box::new(std::io::stdin()),

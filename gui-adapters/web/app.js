@@ -6,9 +6,9 @@
 // through the game (navigate.js); scores are shown from player one's side (evaluation.js);
 // the analysis mode and the game review have modules of their own (analysis.js, review.js).
 
-import { SquarePicker, moveCells } from './moves.js';
-import { IsaacPicker } from './isaac.js';
-import { drawIsaacMarks, initIsaac, renderIsaac } from './isaac-ui.js';
+import {
+  drawControlMarks, initControls, moveCells, notation, renderControls,
+} from './notations.js';
 import { openNewGame, initNewGame } from './dialog.js';
 import {
   adoptAnalysis, clearAnalysis, initAnalysisMode, pvMoves, showEvaluation, showInfo, syncAnalysis,
@@ -93,8 +93,8 @@ function say(text, kind = 'info') {
 function apply(next, force = false) {
   if (state && next.seq < state.seq && next.session === state.session && !force) return;
   const moved = !state || next.game !== state.game || next.position !== state.position;
-  if (!state || next.game !== state.game) {
-    picker = next.game === 'isaac' ? new IsaacPicker() : new SquarePicker();
+  if (!state || next.game !== state.game || next.notation !== state.notation) {
+    picker = new (notation(next.notation).Picker)();
     picker.flipped = flipped;
   }
   if (moved) picker.reset();
@@ -132,7 +132,7 @@ function render() {
   renderBoard();
   renderStatus();
   renderBanner();
-  renderIsaac(s, picker, { act, render, flipped: () => flipped, viewing });
+  renderControls(s, picker, { act, render, flipped: () => flipped, viewing });
   renderMarks();
   renderMoves(s, reviewMarks());
   renderTrays();
@@ -168,7 +168,7 @@ function renderBoard() {
   $('board').innerHTML = svg;
   drawnSvg = svg;
   Object.assign(shown, { session: s.session, game: s.game, flipped: String(flipped), ply: String(ply) });
-  if (oneMore) animateMove($('board').querySelector('svg'), s.game, s.moves[ply - 1]);
+  if (oneMore) animateMove($('board').querySelector('svg'), s.notation, s.moves[ply - 1]);
 }
 
 /** The evaluation bar, the analysis mode and the review, for the position on the board. */
@@ -184,7 +184,7 @@ function renderAnalysis() {
 function flip() {
   flipped = !flipped;
   storeFlip(flipped);
-  if (picker instanceof IsaacPicker) picker.flipped = flipped;
+  picker.flipped = flipped;
   if (state) render();
 }
 
@@ -224,8 +224,8 @@ function renderMarks() {
   const ply = shownPly();
   const pv = showPv ? pvMoves(ply, s.moves[ply - 1]).slice(0, PV_SHOWN) : [];
   const hint = live ? s.hint : null;
-  const marks = { legal: [], selected: [], pv: pv.flatMap((mv) => moveCells(s.game, mv)), hint: [], preview: [] };
-  if (hint) marks.hint = moveCells(s.game, hint);
+  const marks = { legal: [], selected: [], pv: pv.flatMap((mv) => moveCells(s.notation, mv)), hint: [], preview: [] };
+  if (hint) marks.hint = moveCells(s.notation, hint);
   let dots = [];
   if (s.human_to_move && live) {
     const m = picker.marks(s.legal);
@@ -237,8 +237,8 @@ function renderMarks() {
   applyMarks(board, marks, dots);
   const items = pv.map((mv, i) => ({ mv, kind: 'pv', n: i + 1 }));
   if (hint) items.push({ mv: hint, kind: 'hint' });
-  drawArrows(board.querySelector('svg'), s.game, items);
-  if (live) drawIsaacMarks(board.querySelector('svg'), s, picker);
+  drawArrows(board.querySelector('svg'), s.notation, items);
+  if (live) drawControlMarks(board.querySelector('svg'), s, picker);
 }
 
 /** A small picture of a Tactigon piece of `side` (`p1`, `p2`) for the trays. */
@@ -255,10 +255,10 @@ function pieceIcon(kind, side) {
   return svg;
 }
 
-/** Tactigon: what each side has taken, the near side's tray below the board. */
+/** What each side has taken (the state's `lost`: Tactigon), the near side's tray below the board. */
 function renderTrays() {
   const s = state;
-  const lost = s.game === 'tactigon' ? (viewing() ?? s).lost : null;
+  const lost = (viewing() ?? s).lost ?? null;
   for (const id of ['tray-top', 'tray-bottom']) $(id).hidden = !lost;
   if (!lost) return;
   const near = flipped ? 1 : 0;
@@ -405,7 +405,7 @@ async function main() {
   $('board').addEventListener('pointerleave', (e) => {
     if (state && e.pointerType === 'mouse' && picker.hover?.(null, state.legal)) renderMarks();
   });
-  initIsaac(() => state, () => picker, { act, render });
+  initControls(() => state, () => picker, { act, render });
   $('btn-undo').addEventListener('click', () => post('/api/undo'));
   $('btn-redo').addEventListener('click', () => post('/api/redo'));
   $('btn-hint').addEventListener('click', () => post('/api/hint'));

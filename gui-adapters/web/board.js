@@ -2,9 +2,10 @@
 // selected piece, legal-move dots, Isaac's tile rings and placement preview), the hint and the
 // engine's line as arrows (Isaac: ghost tiles), numbered and fading, and the short animation of
 // the last move. The picture's layers (src/gui/svg/overlay.rs) keep all of it off the pieces'
-// colours: spots lie under the pieces, dots, rings and arrows are outlines or drawn apart.
+// colours: spots lie under the pieces, dots, rings and arrows are outlines or drawn apart. How a
+// move is drawn depends on its notation (notations.js), named as the state names it.
 
-import { moveCells, tileCells } from './moves.js';
+import { moveCells, notation } from './notations.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 /** The classes the page gives cells; the picture's own layers show them. */
@@ -109,25 +110,26 @@ function ring(svg, cell, kind) {
   return { el, at: { x: b.x, y: b.y } };
 }
 
-/** The shape showing move `mv` of `game`. */
-function shapeOf(svg, game, mv, kind) {
-  const cells = moveCells(game, mv);
+/** The shape showing move `mv` of the notation called `name`. */
+function shapeOf(svg, name, mv, kind) {
+  const cells = moveCells(name, mv);
   if (!cells.length) return null;
-  if (game === 'isaac') return ghost(svg, cells, kind, mv.startsWith('x'));
+  const ghosted = notation(name).ghost;
+  if (ghosted) return ghost(svg, cells, kind, ghosted(mv));
   if (cells.length >= 2) return arrow(svg, cells[0], cells[1], kind);
   return ring(svg, cells[0], kind);
 }
 
 /**
- * Draws `items` ([{ mv, kind: 'hint' | 'pv', n }]) into the picture's arrow layer: the hint
- * fully, the engine's line numbered and fading move by move.
+ * Draws `items` ([{ mv, kind: 'hint' | 'pv', n }]), moves of the notation called `name`, into
+ * the picture's arrow layer: the hint fully, the engine's line numbered and fading move by move.
  */
-export function drawArrows(svg, game, items) {
+export function drawArrows(svg, name, items) {
   const layer = svg?.querySelector('.arrows');
   if (!layer) return;
   layer.replaceChildren();
   for (const item of items) {
-    const shape = shapeOf(svg, game, item.mv, item.kind);
+    const shape = shapeOf(svg, name, item.mv, item.kind);
     if (!shape) continue;
     const group = make('g', { class: `line-move ${item.kind}`, 'data-move': item.mv });
     if (item.kind === 'pv') group.setAttribute('opacity', String(Math.max(0.3, 0.9 - 0.25 * (item.n - 1))));
@@ -138,18 +140,18 @@ export function drawArrows(svg, game, items) {
 }
 
 /**
- * Animates the last move `mv` in the freshly drawn picture: the piece slides from its origin
- * (Sight steps, Tactigon), or the new piece or tile fades in. Nothing when the person asked for
+ * Animates the last move `mv`, of the notation called `name`, in the freshly drawn picture: the
+ * piece slides from its origin (Sight steps, Tactigon), or the new piece fades in, or the
+ * notation animates it its own way (Isaac's tile fades in). Nothing when the person asked for
  * less motion.
  */
-export function animateMove(svg, game, mv) {
+export function animateMove(svg, name, mv) {
   if (!svg || !mv || reducedMotion()) return;
-  const cells = moveCells(game, mv);
-  if (!cells.length || mv.startsWith('x')) return;
-  if (game === 'isaac') {
-    const code = /^([3-7][hv]\d\d)/.exec(mv)?.[1];
-    const tile = code && svg.querySelector(`.tile[data-tile="${code}"]`);
-    if (tile && tileCells(code).length) tile.classList.add('appear');
+  const cells = moveCells(name, mv);
+  if (!cells.length) return;
+  const own = notation(name).animate;
+  if (own) {
+    own(svg, mv);
     return;
   }
   const to = cells[cells.length - 1];

@@ -6,6 +6,8 @@
 // which works them out with the rules (src/gui/web/isaac.rs); the picker (isaac.js) decides
 // which legal move is meant.
 
+import { tileCells } from './isaac.js';
+
 const $ = (id) => document.getElementById(id);
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -201,4 +203,12 @@ export function drawIsaacMarks(svg, state, picker) {
   if (lands !== null && lands !== undefined) layer.append(mark(svg, lands, `landing-mark ${state.p1turn ? 'd' : 'l'}`, letter) ?? '');
   if (r.collision) layer.append(mark(svg, r.collision.cell, 'collision-mark', '') ?? '');
   svg.querySelector('.cells')?.before(layer);
+}
+
+/** The last move `mv` fades in: the tile placed (nothing for a removal). */
+export function animateTile(svg, mv) {
+  if (mv.startsWith('x')) return;
+  const code = /^([3-7][hv]\d\d)/.exec(mv)?.[1];
+  const tile = code && svg.querySelector(`.tile[data-tile="${code}"]`);
+  if (tile && tileCells(code).length) tile.classList.add('appear');
 }

@@ -4,12 +4,36 @@
 // covers it. With a mouse the tile under the pointer is shown and a click places it; on a
 // touch screen the first tap shows it and a tap on it places it (a tap elsewhere moves it).
 // A removal is a tile, then an advance chosen on a stepper among the legal ones. Only moves of
-// the legal list are ever proposed. No DOM here (isaac-ui.js draws); moves.test.mjs tests it.
-
-import { tileCells } from './moves.js';
+// the legal list are ever proposed. Isaac's moves are the `tiles` notation (notations.js). No
+// DOM here (isaac-ui.js draws); moves.test.mjs tests it.
 
 const SIZES = [3, 4, 5, 6, 7];
 const PLACEMENT = /^([3-7])([hv])(\d\d)$/;
+
+/** The cells of a tile `<S><h|v><AA>`, e.g. "3h07" → ["07","08","09"]. */
+export function tileCells(key) {
+  const m = /^([3-7])([hv])(\d\d)$/.exec(key);
+  if (!m) return [];
+  const size = Number(m[1]);
+  const step = m[2] === 'h' ? 1 : 10;
+  const anchor = Number(m[3]);
+  const cells = [];
+  for (let i = 0; i < size; i++) {
+    const n = anchor + i * step;
+    if (n > 99) break;
+    cells.push(String(n).padStart(2, '0'));
+  }
+  return cells;
+}
+
+/** The cells a placement (`7h00`) or a removal (`x4h23+24`) touches, for highlighting. */
+export function tileMoveCells(mv) {
+  const m = /^x?([3-7][hv]\d\d)/.exec(mv);
+  return m ? tileCells(m[1]) : [];
+}
+
+/** Whether `mv` takes a tile away (a removal, `x…`), rather than placing one. */
+export const isRemoval = (mv) => mv.startsWith('x');
 
 /** The tile code of a removal `x<S><h|v><AA>+<k>`. */
 const removedTile = (mv) => mv.slice(1).split('+')[0];

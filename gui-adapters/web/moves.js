@@ -1,34 +1,14 @@
-// Moves and clicks: which cells a move touches, and the picker that turns clicks into legal
-// moves of Sight and Tactigon (Isaac's is isaac.js). A picker only ever proposes a move that
-// is in the legal list it was given.
+// Moves of the `squares` notation (notations.js), which names squares: a point to place on
+// (`c3`), or a piece then its target (`b4-c4`), perhaps with `+…` after it. Which cells such a
+// move touches, and the picker that turns clicks into legal moves. A picker only ever proposes
+// a move that is in the legal list it was given.
 
-/** The cells of an Isaac tile `<S><h|v><AA>`, e.g. "3h07" → ["07","08","09"]. */
-export function tileCells(key) {
-  const m = /^([3-7])([hv])(\d\d)$/.exec(key);
-  if (!m) return [];
-  const size = Number(m[1]);
-  const step = m[2] === 'h' ? 1 : 10;
-  const anchor = Number(m[3]);
-  const cells = [];
-  for (let i = 0; i < size; i++) {
-    const n = anchor + i * step;
-    if (n > 99) break;
-    cells.push(String(n).padStart(2, '0'));
-  }
-  return cells;
-}
-
-/** The cells a move touches, for highlighting (last move, PV, hint). */
-export function moveCells(game, mv) {
-  if (!mv || mv === 'pass' || mv === '(none)') return [];
-  if (game === 'isaac') {
-    const m = /^x?([3-7][hv]\d\d)/.exec(mv);
-    return m ? tileCells(m[1]) : [];
-  }
+/** The cells a move touches, for highlighting (last move, PV, hint): `b4-c3+d3` → b4, c3. */
+export function squareCells(mv) {
   return mv.split('+')[0].split('-');
 }
 
-/** Sight and Tactigon: a point to place on, or a piece then a target. */
+/** A point to place on, or a piece then a target. */
 export class SquarePicker {
   constructor() { this.from = null; }
 

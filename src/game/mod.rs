@@ -11,6 +11,7 @@ pub mod bitboard;
 pub mod dynamic;
 pub mod isaac;
 pub mod options;
+pub mod present;
 pub mod sight;
 pub mod tactigon;
 pub mod zobrist;
@@ -346,7 +347,7 @@ pub trait GameVisitor {
     /// What the visit returns.
     type Output;
     /// Runs the generic code for game `G`.
-    fn visit<G: Searchable>(self) -> Self::Output;
+    fn visit<G: Searchable + present::Present>(self) -> Self::Output;
 }
 
 impl GameId {

@@ -13,9 +13,9 @@ use crossbeam_channel::Receiver;
 use crate::client::{EngineProcess, Snapshot};
 use crate::exit_status;
 use crate::game::dynamic::RuleSet;
+use crate::game::present::Ink;
 use crate::game::{GameId, GameVisitor, Searchable, options::OptionValues};
-use crate::gui::reason::{Ending, describe};
-use crate::gui::seat_names;
+use crate::gui::{describe, rule_options};
 
 /// Who plays a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,9 +52,15 @@ pub fn default_color(output_is_terminal: bool) -> bool {
     output_is_terminal && std::env::var_os("NO_COLOR").is_none()
 }
 
-const HELP: &str = "Type a move in the protocol notation (c3, b4-c4, 7h00, e5-e11 …), or:
+/// What `help` says: the game's notation by example, and the commands.
+fn help(game: GameId) -> String {
+    format!(
+        "Type a move in the protocol notation ({} …), or:
   moves  list the legal moves      hint  ask the engine for a move
-  undo   take back your last move  quit  leave the game";
+  undo   take back your last move  quit  leave the game",
+        game.move_examples().join(", ")
+    )
+}
 
 /// The terminal's width the output is made for: no line is longer.
 pub const COLUMNS: usize = 80;
@@ -162,17 +168,6 @@ fn board(game: GameId, fen: &str, options: &OptionValues) -> String {
         .collect()
 }
 
-/// Whether `line` of a rendered board is a row of the board (the labels and status lines
-/// are not).
-fn is_board_line(game: GameId, line: &str) -> bool {
-    match game {
-        // Rank lines start with the rank number; the file letters line does not.
-        GameId::Sight => line.trim_start().starts_with(|c: char| c.is_ascii_digit()),
-        GameId::Isaac => line.trim_start().starts_with('r'),
-        GameId::Tactigon => line.starts_with(|c: char| c.is_ascii_lowercase()),
-    }
-}
-
 /// The tokens of a board line after its row label: runs of letters, digits, `*` and `.`,
 /// each with its column.
 fn tokens(line: &str) -> Vec<(usize, &str)> {
@@ -188,10 +183,10 @@ fn tokens(line: &str) -> Vec<(usize, &str)> {
     out.into_iter().skip(1).collect()
 }
 
-/// Draws a rendered board for the terminal. With `color`, player one's pieces are red,
-/// player two's blue (Tactigon's gold tiles yellow), and every point or cell that differs from
-/// the board `before` (the last move: a tile placed, a stack grown or moved, a piece moved or
-/// captured) is shown in reverse video.
+/// Draws a rendered board for the terminal. With `color`, player one's pieces are red, player
+/// two's blue, a special place (Tactigon's gold tiles) yellow, as the game's [`Ink`] says, and
+/// every point or cell that differs from the board `before` (the last move: a tile placed, a
+/// stack grown or moved, a piece moved or captured) is shown in reverse video.
 fn draw(game: GameId, text: &str, before: Option<&str>, color: bool) -> String {
     const P1: &str = "\x1b[1;31m";
     const P2: &str = "\x1b[1;34m";
@@ -202,32 +197,23 @@ fn draw(game: GameId, text: &str, before: Option<&str>, color: bool) -> String {
         return text.to_string();
     }
     let paint = |token: &str| -> Option<&'static str> {
-        let first = token.chars().next()?;
-        let rest_digits = token[first.len_utf8()..]
-            .chars()
-            .all(|c| c.is_ascii_digit());
-        match game {
-            GameId::Sight if rest_digits && first == 'w' => Some(P1),
-            GameId::Sight if rest_digits && first == 'b' => Some(P2),
-            GameId::Isaac if token.len() == 2 && rest_digits && first == 'D' => Some(P1),
-            GameId::Isaac if token.len() == 2 && rest_digits && first == 'L' => Some(P2),
-            GameId::Tactigon if token == "**" => Some(GOLD),
-            GameId::Tactigon if token.len() == 1 && "CSTP".contains(first) => Some(P1),
-            GameId::Tactigon if token.len() == 1 && "cstp".contains(first) => Some(P2),
-            _ => None,
-        }
+        game.ink(token).map(|ink| match ink {
+            Ink::PlayerOne => P1,
+            Ink::PlayerTwo => P2,
+            Ink::Special => GOLD,
+        })
     };
     let before: Vec<&str> = before.map_or_else(Vec::new, |b| b.lines().collect());
     let mut out = String::new();
     for (row, line) in text.lines().enumerate() {
-        if !is_board_line(game, line) {
+        if !game.is_board_row(line) {
             out.push_str(line);
             out.push('\n');
             continue;
         }
         let old = before
             .get(row)
-            .filter(|l| is_board_line(game, l))
+            .filter(|l| game.is_board_row(l))
             .map(|l| tokens(l));
         let mut written = 0;
         for (at, token) in tokens(line) {
@@ -321,6 +307,8 @@ fn play(args: &PlayArgs, input: Typed, out: &mut dyn Write) -> Result<(), (i32, 
     let rules = RuleSet::new(args.game, &args.options).map_err(|e| (exit_status::USAGE, e))?;
     let engine = start_engine(args).map_err(|e| (exit_status::FAILURE, e))?;
     let values = rules.values().clone();
+    // Every rule option in force: those given and ludus's defaults of the others.
+    let in_force = rule_options(args.game, &values);
     let mut s = Session {
         args,
         rules,
@@ -337,7 +325,7 @@ fn play(args: &PlayArgs, input: Typed, out: &mut dyn Write) -> Result<(), (i32, 
         )
         .map_err(io)?;
     } else {
-        writeln!(out, "{}\n{HELP}", args.game.name()).map_err(io)?;
+        writeln!(out, "{}\n{}", args.game.name(), help(args.game)).map_err(io)?;
     }
     // The board last drawn and the moves it showed, to mark what the next move changed.
     let mut shown: Option<(String, usize)> = None;
@@ -357,20 +345,13 @@ fn play(args: &PlayArgs, input: Typed, out: &mut dyn Write) -> Result<(), (i32, 
             writeln!(out, "{}", recent_moves(&s.moves)).map_err(io)?;
         }
         if view.result != "none" {
-            let ending = describe(&Ending {
-                game: args.game,
-                fen: &view.fen,
-                result: &view.result,
-                p1turn: view.p1turn,
-                no_moves: view.legal.is_empty(),
-                ply_cap: values.get("Tactigon_PlyCap").and_then(|v| v.parse().ok()),
-            });
+            let ending = describe(args.game, &view, &in_force);
             let banner = format!("*** {ending} ({} moves) ***", s.moves.len());
             writeln!(out, "{}", wrap(&banner)).map_err(io)?;
             s.engine.quit();
             return Ok(());
         }
-        let side = seat_names(args.game)[usize::from(!view.p1turn)];
+        let side = args.game.seats()[usize::from(!view.p1turn)];
         let seat = if view.p1turn { args.p1 } else { args.p2 };
         if seat == Seat::Engine {
             if watching && input.quit_typed() {
@@ -408,7 +389,7 @@ fn play(args: &PlayArgs, input: Typed, out: &mut dyn Write) -> Result<(), (i32, 
                     s.engine.quit();
                     return Ok(());
                 }
-                "help" | "?" => writeln!(out, "{HELP}").map_err(io)?,
+                "help" | "?" => writeln!(out, "{}", help(args.game)).map_err(io)?,
                 "moves" => writeln!(out, "{}", view.legal.join(" ")).map_err(io)?,
                 "hint" => {
                     let mv = s.think().map_err(|e| (exit_status::FAILURE, e))?;

@@ -2,16 +2,20 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SquarePicker, moveCells, tileCells } from '../moves.js';
-import { IsaacPicker } from '../isaac.js';
+import { SquarePicker } from '../moves.js';
+import { IsaacPicker, tileCells } from '../isaac.js';
+import { moveCells, notation } from '../notations.js';
 
 test('moves name the cells they touch', () => {
   assert.deepEqual(tileCells('3h07'), ['07', '08', '09']);
   assert.deepEqual(tileCells('4v62'), ['62', '72', '82', '92']);
-  assert.deepEqual(moveCells('isaac', 'x5h50+5'), ['50', '51', '52', '53', '54']);
-  assert.deepEqual(moveCells('isaac', 'pass'), []);
-  assert.deepEqual(moveCells('sight', 'b4-c3+d3+d4'), ['b4', 'c3']);
-  assert.deepEqual(moveCells('tactigon', 'd6-c13'), ['d6', 'c13']);
+  assert.deepEqual(moveCells('tiles', 'x5h50+5'), ['50', '51', '52', '53', '54']);
+  assert.deepEqual(moveCells('tiles', 'pass'), []);
+  assert.deepEqual(moveCells('squares', 'b4-c3+d3+d4'), ['b4', 'c3']);
+  assert.deepEqual(moveCells('squares', 'd6-c13'), ['d6', 'c13']);
+  assert.equal(notation('tiles').Picker, IsaacPicker);
+  assert.equal(notation('squares').Picker, SquarePicker);
+  assert.equal(notation('unknown').Picker, SquarePicker, 'squares by default');
 });
 
 test('sight and tactigon: a point, or a piece then a target', () => {

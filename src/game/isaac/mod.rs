@@ -10,6 +10,7 @@
 mod eval;
 mod features;
 mod notation;
+pub mod present;
 mod removal;
 mod rules;
 mod search_hooks;

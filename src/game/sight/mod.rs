@@ -11,6 +11,7 @@ mod features;
 pub mod geometry;
 mod illegal;
 mod notation;
+pub mod present;
 mod search_hooks;
 
 use crate::game::{

@@ -10,6 +10,7 @@ pub mod board;
 mod eval;
 mod features;
 mod notation;
+pub mod present;
 mod search_hooks;
 
 use crate::game::{

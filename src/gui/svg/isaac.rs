@@ -12,10 +12,11 @@
 //! unit) that is 11 pixels.
 
 use super::overlay::{arrow_defs, arrow_layer, badge, legal_dot, outline};
-use super::{Scene, Svg};
+use super::{Draw, Scene, Svg};
 use crate::game::Player;
+use crate::game::isaac::present::{gain, tile_code};
 use crate::game::isaac::{Isaac, Phase, Tile};
-use crate::gui::happened::isaac_gain;
+use serde_json::Value;
 
 /// Side of one cell.
 const CELL: f64 = 48.0;
@@ -62,12 +63,6 @@ fn seat(p: Player) -> &'static str {
         Player::One => "d",
         Player::Two => "l",
     }
-}
-
-/// The tile's notation without owner: `<S><h|v><AA>`, e.g. `4h23`.
-pub(crate) fn tile_code(t: Tile) -> String {
-    let orientation = if t.vertical { 'v' } else { 'h' };
-    format!("{}{orientation}{:02}", t.size, t.anchor)
 }
 
 /// The cells of a tile `<S><h|v><AA>` (`x` and `+<k>` around it are ignored), if it fits.
@@ -121,8 +116,19 @@ fn tile_cells(t: Tile) -> Vec<usize> {
     (0..100).filter(|&c| t.mask() >> c & 1 == 1).collect()
 }
 
+impl Draw for Isaac {
+    fn draw(&self, scene: &Scene<Isaac>) -> String {
+        draw(self, scene)
+    }
+
+    /// The panel beside the board: phase, scores, hands and what each removal would do.
+    fn panel(&self) -> Option<Value> {
+        Some(crate::gui::web::isaac::panel(self))
+    }
+}
+
 /// The drawing of an Isaac position.
-pub(super) fn draw(pos: &Isaac, scene: &Scene<Isaac>) -> String {
+fn draw(pos: &Isaac, scene: &Scene<Isaac>) -> String {
     let flip = scene.flipped;
     let grid = 10.0 * CELL;
     let (w, h) = (2.0 * EDGE + grid, 2.0 * EDGE + grid);
@@ -312,7 +318,7 @@ fn draw_coords(svg: &mut Svg, flipped: bool) {
 fn draw_counters(svg: &mut Svg, pos: &Isaac, scene: &Scene<Isaac>) {
     let cells = [Player::One, Player::Two].map(|p| pos.counter_cell(p));
     let shared = cells[0].is_some() && cells[0] == cells[1];
-    let gain = scene.before.as_ref().and_then(|b| isaac_gain(b, pos));
+    let gain = scene.before.as_ref().and_then(|b| gain(b, pos));
     svg.open_group("counters");
     for (p, cell) in [Player::One, Player::Two].into_iter().zip(cells) {
         let Some(cell) = cell else {

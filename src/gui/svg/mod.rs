@@ -20,11 +20,41 @@ mod overlay;
 mod sight;
 mod tactigon;
 
-pub(crate) use isaac::tile_code;
-
 use crate::game::dynamic::option_values;
+use crate::game::present::Present;
 use crate::game::{Game, GameId, OptionValues};
+use serde_json::Value;
 use std::fmt::Write as _;
+
+/// A game as the front ends draw it, implemented beside its drawing (`svg/<game>.rs`): the
+/// board picture, and the game's own panel beside the board if it has one.
+pub(crate) trait Draw: Present {
+    /// The drawing of the position as `scene` shows it.
+    fn draw(&self, scene: &Scene<Self>) -> String;
+
+    /// The game's own part of the page's state, sent under the game's name (Isaac's panel:
+    /// [`crate::gui::web::isaac`]); none by default.
+    fn panel(&self) -> Option<Value> {
+        None
+    }
+}
+
+/// Code generic over a game's drawing, run for a game chosen at run time by [`visit`].
+pub(crate) trait DrawVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Runs the generic code for game `G`.
+    fn visit<G: Draw>(self) -> Self::Output;
+}
+
+/// The front ends' one dispatch from a runtime game to its drawing ([`Draw`]): one arm per game.
+pub(crate) fn visit<V: DrawVisitor>(game: GameId, visitor: V) -> V::Output {
+    match game {
+        GameId::Isaac => visitor.visit::<crate::game::isaac::Isaac>(),
+        GameId::Sight => visitor.visit::<crate::game::sight::Sight>(),
+        GameId::Tactigon => visitor.visit::<crate::game::tactigon::Tactigon>(),
+    }
+}
 
 /// An SVG drawing (a complete `<svg …>…</svg>` string, viewBox-based so it scales) of the
 /// position `fen` of `game`, read with the rule options `options` (e.g.
@@ -79,24 +109,36 @@ pub fn board_svg_view(
     options: &[(String, String)],
     view: &View,
 ) -> Result<String, String> {
-    let values = option_values(game, options)?;
-    match game {
-        GameId::Isaac => {
-            use crate::game::isaac::Isaac;
-            let (pos, scene) = read::<Isaac>(fen, &values, view)?;
-            Ok(isaac::draw(&pos, &scene))
-        }
-        GameId::Sight => {
-            use crate::game::sight::Sight;
-            let (pos, scene) = read::<Sight>(fen, &values, view)?;
-            Ok(sight::draw(&pos, &scene))
-        }
-        GameId::Tactigon => {
-            use crate::game::tactigon::Tactigon;
-            let (pos, scene) = read::<Tactigon>(fen, &values, view)?;
-            Ok(tactigon::draw(&pos, &scene))
+    struct Picture<'a, 'b>(&'a str, OptionValues, &'a View<'b>);
+    impl DrawVisitor for Picture<'_, '_> {
+        type Output = Result<String, String>;
+        fn visit<G: Draw>(self) -> Result<String, String> {
+            let Picture(fen, values, view) = self;
+            let (pos, scene) = read::<G>(fen, &values, view)?;
+            Ok(pos.draw(&scene))
         }
     }
+    let values = option_values(game, options)?;
+    visit(game, Picture(fen, values, view))
+}
+
+/// The game's own part of the page's state for the position `fen` (read with the rule options
+/// `options`), with the name it is sent under (`Draw::panel`); `None` for a game without one
+/// or a position that cannot be read.
+pub fn panel(
+    game: GameId,
+    fen: &str,
+    options: &[(String, String)],
+) -> Option<(&'static str, Value)> {
+    struct Panel<'a>(&'a str, OptionValues);
+    impl DrawVisitor for Panel<'_> {
+        type Output = Option<Value>;
+        fn visit<G: Draw>(self) -> Option<Value> {
+            G::from_fen(self.0, &G::settings(&self.1)).ok()?.panel()
+        }
+    }
+    let values = option_values(game, options).ok()?;
+    visit(game, Panel(fen, values)).map(|value| (game.name(), value))
 }
 
 /// The position `fen` and the scene of `view`, read with `values`.

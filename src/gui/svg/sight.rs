@@ -7,10 +7,10 @@
 //! move (no empty neighbour) a dashed ring.
 
 use super::overlay::{arrow_defs, arrow_layer, badge, legal_dot};
-use super::{Scene, Svg};
+use super::{Draw, Scene, Svg};
 use crate::game::sight::Sight;
+use crate::game::sight::present::{grown, stuck};
 use crate::game::{Game, Outcome, Player};
-use crate::gui::happened::{sight_grown, sight_stuck};
 
 /// Distance between neighbouring points.
 const STEP: f64 = 80.0;
@@ -82,8 +82,14 @@ fn move_points(pos: &Sight, mv: &str) -> (Option<usize>, Option<usize>) {
     }
 }
 
+impl Draw for Sight {
+    fn draw(&self, scene: &Scene<Sight>) -> String {
+        draw(self, scene)
+    }
+}
+
 /// The drawing of a Sight position.
-pub(super) fn draw(pos: &Sight, scene: &Scene<Sight>) -> String {
+fn draw(pos: &Sight, scene: &Scene<Sight>) -> String {
     let n = pos.size();
     let geo = pos.geometry();
     let frame = Frame {
@@ -173,13 +179,13 @@ pub(super) fn draw(pos: &Sight, scene: &Scene<Sight>) -> String {
     svg.close_group();
 
     svg.open_group("happened");
-    for p in sight_stuck(pos) {
+    for p in stuck(pos) {
         let (cx, cy) = frame.point(p);
         let name = geo.square_name(p);
         svg.circle(cx, cy, STEP * 0.43, "stuck", &[("data-stuck", &name)]);
     }
     if let Some(before) = &scene.before {
-        for (p, grew) in sight_grown(before, pos) {
+        for (p, grew) in grown(before, pos) {
             let (cx, cy) = frame.point(p);
             let name = geo.square_name(p);
             let at = (cx + STEP * 0.3, cy - STEP * 0.3);

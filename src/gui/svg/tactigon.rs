@@ -8,11 +8,11 @@
 //! capture carries a `×` badge, and a gold pair that wins unless broken is ringed.
 
 use super::overlay::{arrow_defs, arrow_layer, badge, legal_dot};
-use super::{Scene, Svg, regular_polygon};
+use super::{Draw, Scene, Svg, regular_polygon};
 use crate::game::tactigon::board::{CELLS, board, cell_name, parse_cell};
+use crate::game::tactigon::present::{KINDS, captures, gold_holder};
 use crate::game::tactigon::{CIRCLE, PENTAGON, SQUARE, TRIANGLE, Tactigon, bits};
 use crate::game::{Game, Outcome, Player};
-use crate::gui::happened::{KINDS, tactigon_captures, tactigon_gold_holder};
 
 /// Hex radius (centre to corner).
 const HEX: f64 = 40.0;
@@ -73,8 +73,14 @@ fn region(r: u8, c: u8) -> &'static str {
     }
 }
 
+impl Draw for Tactigon {
+    fn draw(&self, scene: &Scene<Tactigon>) -> String {
+        draw(self, scene)
+    }
+}
+
 /// The drawing of a Tactigon position.
-pub(super) fn draw(pos: &Tactigon, scene: &Scene<Tactigon>) -> String {
+fn draw(pos: &Tactigon, scene: &Scene<Tactigon>) -> String {
     let b = board();
     let flip = scene.flipped;
     let (w, _) = centre(6, 0, false);
@@ -156,7 +162,7 @@ pub(super) fn draw(pos: &Tactigon, scene: &Scene<Tactigon>) -> String {
     svg.close_group();
 
     svg.open_group("happened");
-    let holder = tactigon_gold_holder(pos).filter(|_| pos.outcome().is_none());
+    let holder = gold_holder(pos).filter(|_| pos.outcome().is_none());
     if let Some(holder) = holder {
         let side = if holder == Player::One { "p1" } else { "p2" };
         for cell in bits(b.gold) {
@@ -171,7 +177,7 @@ pub(super) fn draw(pos: &Tactigon, scene: &Scene<Tactigon>) -> String {
         }
     }
     if let Some(before) = &scene.before {
-        for cell in tactigon_captures(before, pos) {
+        for cell in captures(before, pos) {
             let (cx, cy) = cell_centre(cell, flip);
             let at = (cx + HEX * 0.5, cy - HEX * 0.45);
             badge(&mut svg, at, "capture", "×", &cell_name(cell));
@@ -231,7 +237,7 @@ fn status(pos: &Tactigon) -> String {
             let loser = p.opponent().index();
             let reason = if pos.pieces(loser, PENTAGON) == 0 {
                 "pentagon captured"
-            } else if tactigon_gold_holder(pos) == Some(p) {
+            } else if gold_holder(pos) == Some(p) {
                 "both gold tiles held"
             } else {
                 "no legal move"

@@ -3,7 +3,7 @@
 //! content type.
 
 /// The page's files, built into the binary: path, content type, text.
-const ASSETS: [(&str, &str, &str); 16] = [
+const ASSETS: [(&str, &str, &str); 17] = [
     (
         "/index.html",
         "text/html; charset=utf-8",
@@ -23,6 +23,11 @@ const ASSETS: [(&str, &str, &str); 16] = [
         "/moves.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../gui-adapters/web/moves.js"),
+    ),
+    (
+        "/notations.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../gui-adapters/web/notations.js"),
     ),
     (
         "/dialog.js",

@@ -1,20 +1,18 @@
 //! What the page shows of the current position beside the move list's raw moves: the board
 //! drawn from both sides with the last move and what it did ([`board_svg_view`]), each move as
 //! the list shows it, the pieces each side has lost (Tactigon's trays), a warning about the
-//! position (Tactigon's gold pair) and Isaac's panel and removals ([`isaac_state`]). All of it
-//! is read from positions the engine printed
+//! position (Tactigon's gold pair) and the game's own panel (Isaac's, [`panel`]), each asked of
+//! the game ([`crate::game::present`], [`crate::gui::svg`]). All of it is read from positions
+//! the engine printed
 //! (`query fen` after every move), with ludus's drawing code; nothing asks the engine more.
 //! The same drawing of any earlier position is the answer to `GET /api/view?ply=N` ([`view`]),
 //! for the page's move list.
 
 use serde_json::{Value, json};
 
-use crate::game::GameId;
-use crate::gui::happened::{alert, lost_pieces, move_text};
-use crate::gui::svg::{LastMove, View, board_svg_view};
+use crate::gui::svg::{LastMove, View, board_svg_view, panel};
 
 use super::error::ApiError;
-use super::isaac::isaac_state;
 use super::session::{Board, Session};
 use super::settings::Settings;
 
@@ -32,7 +30,7 @@ pub fn redraw(session: &mut Session) {
         let shown = if before.is_empty() || m.fen.is_empty() {
             m.text.clone()
         } else {
-            move_text(game, &options, &before, &m.text, &m.fen)
+            game.move_text(&options, &before, &m.text, &m.fen)
         };
         session.moves[i].shown = shown;
     }
@@ -41,11 +39,9 @@ pub fn redraw(session: &mut Session) {
     let board = Board {
         svg,
         svg_flipped,
-        lost: lost_pieces(game, &options, &session.start_fen, fen),
-        alert: alert(game, &options, fen),
-        isaac: (game == GameId::Isaac)
-            .then(|| isaac_state(fen, &options))
-            .flatten(),
+        lost: game.lost_pieces(&options, &session.start_fen, fen),
+        alert: game.alert(&options, fen),
+        panel: panel(game, fen, &options),
     };
     session.board = board;
 }
@@ -75,7 +71,8 @@ fn drawings(
 /// The position after `ply` moves as the page shows it from its move list: `ply`, `live`
 /// (whether it is the current position), `fen`, `move` and `shown` (the move that led to it,
 /// `null` at the start), `p1turn`, the drawings `svg` and `svg_flipped` with that move marked,
-/// `lost` (Tactigon's trays) and `isaac` (Isaac's panel and removals).
+/// `lost` (Tactigon's trays) and the game's own panel under its name (`isaac`: Isaac's panel and
+/// removals).
 pub fn view(session: &Session, ply: usize) -> Result<Value, String> {
     let count = session.moves.len();
     if ply > count {
@@ -90,7 +87,8 @@ pub fn view(session: &Session, ply: usize) -> Result<Value, String> {
     let options = drawing_options(&session.settings);
     let (svg, svg_flipped) = drawings(session, ply, fen, &options);
     let played = ply.checked_sub(1).and_then(|i| session.moves.get(i));
-    Ok(json!({
+    let game = session.settings.game;
+    let mut answer = json!({
         "ply": ply,
         "live": ply == count,
         "fen": fen,
@@ -99,11 +97,12 @@ pub fn view(session: &Session, ply: usize) -> Result<Value, String> {
         "p1turn": session.p1_to_move(ply),
         "svg": svg,
         "svg_flipped": svg_flipped,
-        "lost": lost_pieces(session.settings.game, &options, &session.start_fen, fen),
-        "isaac": (session.settings.game == GameId::Isaac)
-            .then(|| isaac_state(fen, &options))
-            .flatten(),
-    }))
+        "lost": game.lost_pieces(&options, &session.start_fen, fen),
+    });
+    if let (Some(map), Some((name, value))) = (answer.as_object_mut(), panel(game, fen, &options)) {
+        map.insert(name.into(), value);
+    }
+    Ok(answer)
 }
 
 /// `GET /api/view?ply=N` with `ply` the parameter as sent: the position after N moves
@@ -147,6 +146,7 @@ fn error_svg(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::GameId;
     use crate::gui::web::session::Played;
     use crate::gui::web::settings::Mode;
 

@@ -1,4 +1,4 @@
-//! Isaac's part of the page's state (`isaac` in the state JSON, `null` for the other games):
+//! Isaac's part of the page's state (`isaac` in the state JSON, [`crate::gui::svg::Draw::panel`]):
 //! what the panel under the board shows — the phase, the side to move or the result, and per
 //! player the score, the counter's cell, the floor, the hand and whether they passed or are
 //! out — and, in the scoring phase, what each removal open to the mover would do
@@ -8,19 +8,15 @@
 
 use serde_json::{Value, json};
 
-use crate::game::dynamic::option_values;
+use crate::game::isaac::present::tile_code;
 use crate::game::isaac::tables::{SIZES, VALUES};
 use crate::game::isaac::{Isaac, Phase, RemovalPreview};
-use crate::game::{Game, GameId, Outcome, Player};
-use crate::gui::seat_names;
-use crate::gui::svg::tile_code;
+use crate::game::present::Present;
+use crate::game::{Game, Outcome, Player};
 
-/// The `isaac` field of the state of position `fen` read with the rule options `options`;
-/// `None` if the position cannot be read with ludus's rules.
-pub fn isaac_state(fen: &str, options: &[(String, String)]) -> Option<Value> {
-    let values = option_values(GameId::Isaac, options).ok()?;
-    let pos = Isaac::from_fen(fen, &Isaac::settings(&values)).ok()?;
-    let names = seat_names(GameId::Isaac);
+/// The `isaac` field of the state of position `pos`.
+pub fn panel(pos: &Isaac) -> Value {
+    let names = Isaac::SEATS;
     let phase = match pos.phase() {
         Phase::Placement => "placement",
         Phase::Scoring => "scoring",
@@ -39,17 +35,17 @@ pub fn isaac_state(fen: &str, options: &[(String, String)]) -> Option<Value> {
     };
     let players: Vec<Value> = [Player::One, Player::Two]
         .into_iter()
-        .map(|p| player(&pos, p, names[p.index()]))
+        .map(|p| player(pos, p, names[p.index()]))
         .collect();
     let removals: Vec<Value> = pos.removal_previews().iter().map(removal).collect();
-    Some(json!({
+    json!({
         "phase": phase,
         "status": status,
         "sizes": SIZES,
         "values": VALUES,
         "players": players,
         "removals": removals,
-    }))
+    })
 }
 
 /// A cell as the board names it (`data-cell`): two digits in Dark's frame.
@@ -102,7 +98,8 @@ mod tests {
     use super::*;
 
     fn state(fen: &str) -> Value {
-        isaac_state(fen, &[]).unwrap_or_else(|| panic!("{fen} reads"))
+        let pos = Isaac::from_fen(fen, &Default::default());
+        panel(&pos.unwrap_or_else(|e| panic!("{fen}: {e}")))
     }
 
     #[test]
@@ -155,6 +152,5 @@ mod tests {
         assert_eq!(s["players"][1]["tag"], "out");
         let s = state("L3v64,L3h65,L3v68,D3v69 00000/00000 - E - 100/1 4/0");
         assert_eq!(s["players"][0]["counter"], Value::Null, "off the board");
-        assert!(isaac_state("nonsense", &[]).is_none());
     }
 }

@@ -50,8 +50,8 @@
 //!
 //! The session keeps the position after every move as the engine printed it (`query fen`),
 //! so the server can draw the last move and what it did (`board.rs`, with
-//! [`crate::gui::svg::board_svg_view`] and [`crate::gui::happened`]) without asking the engine
-//! more. Each state carries the drawing from both sides; the page shows one (its Flip), marks
+//! [`crate::gui::svg::board_svg_view`] and the game's own [`crate::game::present`]) without
+//! asking the engine more. Each state carries the drawing from both sides; the page shows one (its Flip), marks
 //! a person's choices and the engine's ideas on the drawing's own layers (`board.js`: dots,
 //! spots, rings, arrows, ghost tiles) and keeps the person's preferences (`prefs.js`: dark
 //! mode, sounds, the board's side).
@@ -60,12 +60,12 @@
 //!
 //! | request | answer |
 //! |---|---|
-//! | `GET /`, `/style.css`, `/app.js`, `/moves.js`, `/dialog.js`, `/analysis.js`, `/session.js`, `/board.js`, `/prefs.js`, `/isaac.js`, `/isaac-ui.js`, `/isaac.css`, `/navigate.js`, `/evaluation.js`, `/review.js`, `/favicon.svg` | the page |
+//! | `GET /`, `/style.css`, `/app.js`, `/moves.js`, `/notations.js`, `/dialog.js`, `/analysis.js`, `/session.js`, `/board.js`, `/prefs.js`, `/isaac.js`, `/isaac-ui.js`, `/isaac.css`, `/navigate.js`, `/evaluation.js`, `/review.js`, `/favicon.svg` | the page |
 //! | `GET /api/setup` | the engine's name, games and options (for the new-game dialog), `max_sessions`, `idle_timeout` |
 //! | `GET /api/server` | `{sessions, max_sessions, idle_timeout, engines}`: how many sessions and engine processes run |
-//! | `POST /api/session` | `{}`: a new session with the first game (`--game`, else Sight; person against engine): its state, with its id as `session`; 503 when full |
-//! | `GET /api/state?s=ID` | the session's game: `session`, settings, `moves` (and `moves_shown`, as the move list shows them: `d10×d12`, `d4+d3+b4`), `fen`, `legal`, `gameover`, `result`, `reason`, `resigned` (`p1`, `p2` or null), `can_resign`, the board `svg` and `svg_flipped` (seen from player two's side), `lost` (Tactigon: the kinds of pieces each side has lost), `alert` (Tactigon: the gold pair to break), `isaac` (Isaac: the panel's phase, status and players, and each removal open to the mover with its points, the cell its counter lands on for every advance and the advance that would collide), … |
-//! | `GET /api/view?s=ID&ply=N` | the position after N moves (0 … the number played), for the move list: `ply`, `live`, `fen`, `move`, `shown`, `p1turn`, `svg`, `svg_flipped`, `lost`, `isaac` |
+//! | `POST /api/session` | `{}`: a new session with the first game (`--game`, else the default game, Sight; person against engine): its state, with its id as `session`; 503 when full |
+//! | `GET /api/state?s=ID` | the session's game: `session`, settings, `moves` (and `moves_shown`, as the move list shows them: `d10×d12`, `d4+d3+b4`), `fen`, `legal`, `sides` (the seats' names), `notation` (how moves name the board's places: `squares` or `tiles`), `gameover`, `result`, `reason`, `resigned` (`p1`, `p2` or null), `can_resign`, the board `svg` and `svg_flipped` (seen from player two's side), `lost` (Tactigon: the kinds of pieces each side has lost), `alert` (Tactigon: the gold pair to break), the game's own panel under its name, if it has one (`isaac`: the panel's phase, status and players, and each removal open to the mover with its points, the cell its counter lands on for every advance and the advance that would collide; absent for other games), … |
+//! | `GET /api/view?s=ID&ply=N` | the position after N moves (0 … the number played), for the move list: `ply`, `live`, `fen`, `move`, `shown`, `p1turn`, `svg`, `svg_flipped`, `lost`, the game's own panel (`isaac`) |
 //! | `GET /api/events?c=CLIENT` | server-sent events of every session of browser `CLIENT`: `state` after every change, `info` per engine line (with `kind`: `move`, `hint`, `analysis`, `review`; `ply` and `p1` of the position searched), `review` per position a review has searched, each with `session` |
 //! | `GET /api/events?s=ID` | the same for one session (and it keeps that session in use while open) |
 //! | `GET /api/export?s=ID` | the game in the referee's record format (text) |
@@ -101,7 +101,8 @@
 //! - At the bottom, what every layer uses: `error.rs` (the API's errors), `engine.rs` (a
 //!   counted engine process), `query.rs` (quick questions to an engine), `probe.rs` (what
 //!   the engine offers), `settings.rs` (how a game is played), `session.rs` (the game on the
-//!   page), `board.rs`, `isaac.rs` (what the page is shown of a position).
+//!   page), `board.rs`, `isaac.rs` (what the page is shown of a position; `isaac.rs` is Isaac's
+//!   panel, reached through the `Draw` trait of [`crate::gui::svg`]).
 //! - `job.rs`: what a session and its search worker say to each other. The session sends
 //!   jobs; the worker (`search.rs`) knows nothing of the session: it reports every `info`
 //!   line, review answer and end of a search on a channel, and reads which jobs are still
@@ -128,7 +129,7 @@ mod error;
 mod events;
 mod export;
 mod http;
-mod isaac;
+pub(crate) mod isaac;
 mod job;
 mod moves;
 mod new_game;

@@ -4,8 +4,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::gui::reason::{Ending, describe};
-use crate::gui::{result_text, seat_names};
+use crate::gui::{describe, result_text};
 
 use super::probe::EngineInfo;
 use super::review::review_json;
@@ -26,7 +25,7 @@ pub fn player_names(info: &EngineInfo, settings: &Settings) -> [String; 2] {
 /// The banner text of a finished game, empty while it goes on.
 pub fn reason(info: &EngineInfo, s: &Session) -> String {
     if let Some(p1) = s.resigned {
-        let names = seat_names(s.settings.game);
+        let names = s.settings.game.seats();
         let loser = names[usize::from(!p1)];
         return format!(
             "{}: {loser} resigns",
@@ -36,22 +35,23 @@ pub fn reason(info: &EngineInfo, s: &Session) -> String {
     if !s.snap.gameover {
         return String::new();
     }
-    let ply_cap = s
-        .settings
-        .options
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case("Tactigon_PlyCap"))
-        .map(|(_, v)| v.as_str())
-        .or_else(|| info.option("Tactigon_PlyCap").map(|o| o.default.as_str()))
-        .and_then(|v| v.parse().ok());
-    describe(&Ending {
-        game: s.settings.game,
-        fen: &s.snap.fen,
-        result: &s.snap.result,
-        p1turn: s.snap.p1turn,
-        no_moves: s.snap.legal.is_empty(),
-        ply_cap,
-    })
+    let options = options_in_force(info, &s.settings);
+    describe(s.settings.game, &s.snap, &options)
+}
+
+/// The game's rule options in force: those of the settings, and the engine's defaults of the
+/// others ludus knows.
+fn options_in_force(info: &EngineInfo, settings: &Settings) -> Vec<(String, String)> {
+    let mut options = settings.options.clone();
+    for spec in settings.game.options() {
+        let set = options
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case(spec.name));
+        if let Some(option) = info.option(spec.name).filter(|_| !set) {
+            options.push((option.name.clone(), option.default.clone()));
+        }
+    }
+    options
 }
 
 /// Everything the page shows of session `id`, as JSON.
@@ -69,7 +69,8 @@ pub fn state_json(id: &str, info: &EngineInfo, s: &Session) -> Value {
         "session": id,
         "seq": s.seq,
         "game": st.game.name(),
-        "sides": seat_names(st.game),
+        "sides": st.game.seats(),
+        "notation": st.game.notation().name(),
         "options": options,
         "mode": st.mode.code(),
         "humans": seats,

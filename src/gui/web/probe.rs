@@ -31,7 +31,7 @@ impl EngineInfo {
     }
 
     /// The games the engine plays: those of its `UCI_Variant` choices that ludus draws
-    /// (Sight for an engine without the option).
+    /// (the default game, [`GameId::DEFAULT`], for an engine without the option).
     pub fn games(&self) -> Vec<GameId> {
         match self.option("UCI_Variant") {
             Some(option) => option
@@ -39,19 +39,20 @@ impl EngineInfo {
                 .iter()
                 .filter_map(|v| GameId::from_name(v))
                 .collect(),
-            None => vec![GameId::Sight],
+            None => vec![GameId::DEFAULT],
         }
     }
 
-    /// The game a new session plays: Sight if the engine has it, else its first game.
+    /// The game a new session plays: the default game ([`GameId::DEFAULT`]) if the engine has
+    /// it, else its first game.
     pub fn first_game(&self) -> GameId {
         let games = self.games();
         games
             .iter()
             .copied()
-            .find(|&g| g == GameId::Sight)
+            .find(|&g| g == GameId::DEFAULT)
             .or(games.first().copied())
-            .unwrap_or(GameId::Sight)
+            .unwrap_or(GameId::DEFAULT)
     }
 }
 

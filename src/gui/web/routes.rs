@@ -84,7 +84,7 @@ impl Server {
         let games: Vec<Value> = info
             .games()
             .into_iter()
-            .map(|g| json!({ "name": g.name(), "sides": crate::gui::seat_names(g) }))
+            .map(|g| json!({ "name": g.name(), "sides": g.seats() }))
             .collect();
         let config = self.registry.config();
         json!({

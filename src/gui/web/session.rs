@@ -25,21 +25,23 @@ pub struct Board {
     pub lost: Option<[Vec<&'static str>; 2]>,
     /// A warning for the side to move, e.g. the opponent's gold pair.
     pub alert: Option<String>,
-    /// Isaac: the panel's figures and what each removal would do (`null` for other games).
-    pub isaac: Option<Value>,
+    /// The game's own panel, with the name it is sent under (Isaac's: `isaac`, the panel's
+    /// figures and what each removal would do); none for other games.
+    pub panel: Option<(&'static str, Value)>,
 }
 
 impl Board {
     /// The JSON fields of the board in the page's state: `svg`, `svg_flipped`, `lost`, `alert`,
-    /// `isaac`.
-    pub fn fields(&self) -> [(&'static str, Value); 5] {
-        [
+    /// and the game's own panel under its name (`isaac`) if it has one.
+    pub fn fields(&self) -> Vec<(&'static str, Value)> {
+        let mut fields = vec![
             ("svg", json!(self.svg)),
             ("svg_flipped", json!(self.svg_flipped)),
             ("lost", json!(self.lost)),
             ("alert", json!(self.alert)),
-            ("isaac", json!(self.isaac)),
-        ]
+        ];
+        fields.extend(self.panel.clone());
+        fields
     }
 }
 

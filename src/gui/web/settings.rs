@@ -81,7 +81,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
-            game: GameId::Sight,
+            game: GameId::DEFAULT,
             options: Vec::new(),
             mode: Mode::HumanEngine,
             level: None,
@@ -93,7 +93,7 @@ impl Default for Settings {
 /// The body of `POST /api/new`.
 #[derive(Debug, Deserialize)]
 pub struct NewGame {
-    /// `isaac`, `sight` or `tactigon`.
+    /// The game's name (`sight`, …).
     pub game: String,
     /// Rule options of the game by name; values as strings, numbers or booleans.
     #[serde(default)]
