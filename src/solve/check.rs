@@ -9,7 +9,7 @@
 //! board's symmetries (a position verified stands for its mirror images and turns, as in the
 //! solver; `tests/long_runs/sight_solver.rs` checks them against the rules), and the claims a check
 //! record says were verified ([`Checker::assume_verified`], for a check split into shards; a
-//! check that takes any says so and exits 3, `super::certify::check`).
+//! check that takes any says so and exits 3, `super::check_run::check`).
 
 use std::collections::{HashMap, HashSet};
 

@@ -11,12 +11,12 @@ use std::time::{Duration, Instant};
 use clap::{Args, Subcommand};
 
 use super::board::Board;
-use super::certify;
 use super::frontier::frontier;
 use super::prover::{Progress, Prover};
 use super::results::{self, Line, format_line, move_name};
 use super::setup::{Setup, proven_of, read_complete, write_out};
 use super::table::{ProofTable, check_table_size};
+use super::{certify, check_run};
 use crate::exit_status;
 use crate::game::GameId;
 use crate::runs::{self, RunError, Shard};
@@ -152,15 +152,15 @@ pub fn run(command: SolveCommand, game: Option<GameId>, out: &mut dyn Write) -> 
             shard,
             record,
         }) => {
-            let plan = certify::CheckPlan {
+            let plan = check_run::CheckPlan {
                 sample: sample.map(|n| (n, seed)),
                 shard,
                 record,
             };
-            match certify::check(&file, &plan, out) {
+            match check_run::check(&file, &plan, out) {
                 // The claims held, but not all were verified in this run: say so by the status.
-                Ok(certify::Checked::OnRecord) => return exit_status::ON_RECORD,
-                Ok(certify::Checked::Here) => Ok(()),
+                Ok(check_run::Checked::OnRecord) => return exit_status::ON_RECORD,
+                Ok(check_run::Checked::Here) => Ok(()),
                 Err(e) => Err(e),
             }
         }

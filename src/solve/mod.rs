@@ -12,6 +12,7 @@ pub mod certificate;
 mod certify;
 pub mod check;
 pub mod check_record;
+mod check_run;
 pub mod cli;
 pub mod frontier;
 pub mod prover;
