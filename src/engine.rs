@@ -392,14 +392,46 @@ impl<G: Searchable> Worker<G> {
                 searcher,
                 book,
             } => {
-                let book = (book && level == Level::Full)
-                    .then(|| solve::book::probe(&root))
-                    .flatten();
-                self.search(id, &root, &params, level, searcher, book)
+                let solved = if book && level == Level::Full {
+                    self.solved_move(&root, &params)
+                } else {
+                    None
+                };
+                self.search(id, &root, &params, level, searcher, solved)
             }
             Job::Perft { root, depth } => self.perft(id, &root, depth),
             Job::Bench { net } => self.bench(id, net),
         }
+    }
+
+    /// The proven winning move of `Level full` with `SolvedBook` on, if there is one: the
+    /// book's, else (with every root move and one line) the exact prover's, run once before
+    /// the search while the position has at most [`solve::endgame::MAX_EMPTIES`] empty points
+    /// and given up after its node budget, at `stop`, or at half the search's time. In a
+    /// proven loss there is none: the search chooses the move, which plays for the
+    /// opponent's mistakes where the proof's longest line need not (issue 31).
+    fn solved_move(&self, root: &G, params: &SearchParams<G::Move>) -> Option<BookMove> {
+        let known = solve::book::probe(root).or_else(|| {
+            if params.root_moves.is_some() || params.multipv > 1 {
+                return None;
+            }
+            let now = Instant::now();
+            let start = params.limits.started.unwrap_or(now);
+            let deadlines =
+                params
+                    .limits
+                    .deadlines(start, params.overhead_ms, root.moves_left_estimate());
+            let deadline = deadlines
+                .soft
+                .or(deadlines.hard)
+                .map(|d| start + d.saturating_duration_since(start) / 2);
+            let bound = solve::endgame::Bound {
+                stop: &self.stop,
+                deadline,
+            };
+            solve::endgame::prove(root, bound)
+        });
+        known.filter(|k| k.wins)
     }
 
     fn search(

@@ -13,6 +13,7 @@ mod certify;
 pub mod check;
 pub mod check_record;
 pub mod cli;
+pub mod endgame;
 pub mod frontier;
 pub mod prover;
 pub mod results;
