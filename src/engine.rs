@@ -392,8 +392,9 @@ impl<G: Searchable> Worker<G> {
                 searcher,
                 book,
             } => {
+                let mut params = params;
                 let solved = if book && level == Level::Full {
-                    self.solved_move(&root, &params)
+                    self.solved(&root, &mut params)
                 } else {
                     None
                 };
@@ -404,34 +405,45 @@ impl<G: Searchable> Worker<G> {
         }
     }
 
-    /// The proven winning move of `Level full` with `SolvedBook` on, if there is one: the
-    /// book's, else (with every root move and one line) the exact prover's, run once before
-    /// the search while the position has at most [`solve::endgame::MAX_EMPTIES`] empty points
-    /// and given up after its node budget, at `stop`, or at half the search's time. In a
-    /// proven loss there is none: the search chooses the move, which plays for the
-    /// opponent's mistakes where the proof's longest line need not (issue 31).
-    fn solved_move(&self, root: &G, params: &SearchParams<G::Move>) -> Option<BookMove> {
-        let known = solve::book::probe(root).or_else(|| {
-            if params.root_moves.is_some() || params.multipv > 1 {
-                return None;
+    /// What `Level full` with `SolvedBook` on knows before it searches: the book's move, else
+    /// (with every root move and one line) what the exact prover finds, run once before the
+    /// search while the position has at most [`solve::endgame::MAX_EMPTIES`] empty points and
+    /// given up after its node budget, at `stop`, or at nine tenths of the move's time (the
+    /// search, far weaker than a proof this near the end, has the rest). A proven win is
+    /// played at once; in a proven loss the search chooses the move, which plays for the
+    /// opponent's mistakes where the proof's longest line need not (issue 31); a proof that
+    /// gave up leaves the search the moves it had not proven lost.
+    fn solved(&self, root: &G, params: &mut SearchParams<G::Move>) -> Option<BookMove> {
+        if let Some(known) = solve::book::probe(root) {
+            return known.wins.then_some(known);
+        }
+        if params.root_moves.is_some() || params.multipv > 1 {
+            return None;
+        }
+        let start = params.limits.started.unwrap_or_else(Instant::now);
+        let deadlines =
+            params
+                .limits
+                .deadlines(start, params.overhead_ms, root.moves_left_estimate());
+        let deadline = deadlines
+            .soft
+            .or(deadlines.hard)
+            .map(|d| start + d.saturating_duration_since(start) * 9 / 10);
+        let bound = solve::endgame::Bound {
+            stop: &self.stop,
+            deadline,
+        };
+        match solve::endgame::prove(root, bound)? {
+            solve::endgame::Proof::Proven(known) => known.wins.then_some(known),
+            solve::endgame::Proof::GaveUp(losing) => {
+                let mut left = crate::search::root_moves(root, params);
+                left.retain(|&m| !losing.contains(&root.move_to_string(m)));
+                if !losing.is_empty() && !left.is_empty() {
+                    params.root_moves = Some(left);
+                }
+                None
             }
-            let now = Instant::now();
-            let start = params.limits.started.unwrap_or(now);
-            let deadlines =
-                params
-                    .limits
-                    .deadlines(start, params.overhead_ms, root.moves_left_estimate());
-            let deadline = deadlines
-                .soft
-                .or(deadlines.hard)
-                .map(|d| start + d.saturating_duration_since(start) / 2);
-            let bound = solve::endgame::Bound {
-                stop: &self.stop,
-                deadline,
-            };
-            solve::endgame::prove(root, bound)
-        });
-        known.filter(|k| k.wins)
+        }
     }
 
     fn search(
@@ -443,7 +455,8 @@ impl<G: Searchable> Worker<G> {
         searcher: Searcher,
         book: Option<BookMove>,
     ) {
-        let start = Instant::now();
+        // From the `go`: a proof before the search is part of the move's time.
+        let start = params.limits.started.unwrap_or_else(Instant::now);
         let events = &self.events;
         let send = |report| events.send(Event::Worker { job: id, report }).ok();
         if level != Level::Full || !searcher.uses_mcts(root, &params.limits) {

@@ -139,7 +139,8 @@ impl<'a> Prover<'a> {
             self.next_report += PROGRESS_NODES;
             self.maybe_report();
         }
-        if self.nodes.is_multiple_of(LIMIT_NODES) {
+        // The first node looks too: a proof started past its limit gives up at once.
+        if self.nodes % LIMIT_NODES == 1 {
             self.look_at_limit();
         }
         if self.gave_up {
