@@ -117,8 +117,7 @@ impl Engine {
         let lines = self.until("bestmove");
         let mate = lines
             .iter()
-            .filter(|l| l.starts_with("info ") && l.contains(" score "))
-            .next_back()
+            .rfind(|l| l.starts_with("info ") && l.contains(" score "))
             .is_some_and(|l| l.contains(" score mate ") && !l.contains(" score mate -"));
         let best = lines.last().and_then(|l| l.split_whitespace().nth(1));
         (best.unwrap_or("(none)").to_string(), mate)

@@ -410,12 +410,13 @@ impl<G: Searchable> Worker<G> {
     /// search while the position has at most [`solve::endgame::MAX_EMPTIES`] empty points and
     /// given up after its node budget, at `stop`, or at nine tenths of the move's time (the
     /// search, far weaker than a proof this near the end, has the rest). A proven win is
-    /// played at once; in a proven loss the search chooses the move, which plays for the
-    /// opponent's mistakes where the proof's longest line need not (issue 31); a proof that
-    /// gave up leaves the search the moves it had not proven lost.
+    /// played at once; in a proven loss (`wins` false) the search chooses the move, which
+    /// plays for the opponent's mistakes where the proof's longest line need not (issue 31),
+    /// and the proven `score mate -N` is reported after it; a proof that gave up leaves the
+    /// search the moves it had not proven lost.
     fn solved(&self, root: &G, params: &mut SearchParams<G::Move>) -> Option<BookMove> {
         if let Some(known) = solve::book::probe(root) {
-            return known.wins.then_some(known);
+            return Some(known);
         }
         if params.root_moves.is_some() || params.multipv > 1 {
             return None;
@@ -434,7 +435,7 @@ impl<G: Searchable> Worker<G> {
             deadline,
         };
         match solve::endgame::prove(root, bound)? {
-            solve::endgame::Proof::Proven(known) => known.wins.then_some(known),
+            solve::endgame::Proof::Proven(known) => Some(known),
             solve::endgame::Proof::GaveUp(losing) => {
                 let mut left = crate::search::root_moves(root, params);
                 left.retain(|&m| !losing.contains(&root.move_to_string(m)));
@@ -467,7 +468,10 @@ impl<G: Searchable> Worker<G> {
             send(Report::Info(i.map_pv(|pv| root.line_notation(pv))));
         };
         // `book` is only probed for `Level full` (run_job); `searchmoves` may still rule it out.
+        // A proven loss: the search plays, and its move is reported with the proven score.
+        let lost = book.as_ref().filter(|hit| !hit.wins).cloned();
         let in_book = book
+            .filter(|hit| hit.wins)
             .and_then(|hit| root.parse_move(&hit.mv).ok().map(|m| (hit, m)))
             .filter(|&(_, m)| {
                 params
@@ -506,6 +510,11 @@ impl<G: Searchable> Worker<G> {
                 levels::random_move_among(&moves, &mut self.rng)
             }
         };
+        if let (Some(lost), Some(m)) = (&lost, best)
+            && params.multipv <= 1
+        {
+            report(book_info(start, lost, m));
+        }
         if params.limits.infinite {
             // `go infinite` holds its bestmove until `stop`, even when the search is over.
             while !self.stop.load(Ordering::SeqCst) {
@@ -592,7 +601,9 @@ impl<G: Searchable> Worker<G> {
     }
 }
 
-/// The one `info` line of a move from the solved book: a proven win, `plies` to the end.
+/// The `info` line of a proven result (the solved book's or the prover's): `plies` to the end
+/// along the proof; for a win the one line of the move played, for a loss the last line,
+/// after the search that chose the move.
 fn book_info<M>(start: Instant, hit: &BookMove, m: M) -> SearchInfo<M> {
     SearchInfo {
         depth: hit.plies as u32,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Lost positions (issue 31, finding 11): ludus against `Level greedy` from every 2-ply opening
-# of Sight 5×5 (benches/solve/openings2.txt: one per class under the board's symmetries, 85),
-# both colours, under both rule variants, once with the solved book (the default) and once
+# of Sight 5×5 (OPENINGS, default benches/solve/openings2-all.txt: all 600;
+# benches/solve/openings2.txt: one per class under the board's symmetries, 85), both colours,
+# under both rule variants, once with the solved book (the default) and once
 # with `SolvedBook false`, at a fixed node limit and a fixed greedy seed, so that the two
 # runs play the same schedule game for game. Then benches/solve/lost_report.py compares them
 # game by game. A measurement, not a test.
@@ -15,7 +16,8 @@ cd "$(dirname "$0")/../.."
 ludus=$(realpath "${1:-target/release/ludus}")
 nodes=${2:-5000}
 out=${OUT:-target/lost-match}
-openings=benches/solve/openings2.txt
+openings=${OPENINGS:-benches/solve/openings2-all.txt}
+games=$((2 * $(grep -c '^startpos' "$openings")))
 mkdir -p "$out"
 for strict in false true; do
     for book in true false; do
@@ -25,7 +27,7 @@ for strict in false true; do
         "$ludus" match --game sight --option "Sight_StrictTallest=$strict" \
             --engine "cmd=$ludus" name=ludus "option.SolvedBook=$book" "nodes=$nodes" \
             --engine "cmd=$ludus" name=greedy option.Level=greedy option.Seed=7 depth=1 \
-            --games 170 --openings "$openings" --seed 1 --concurrency "${CONCURRENCY:-2}" \
+            --games "$games" --openings "$openings" --seed 1 --concurrency "${CONCURRENCY:-2}" \
             --pgnout "$out/$name.pgn" --results "$out/$name.json" --quiet "${resume[@]}" |
             tee "$out/$name.txt"
     done

@@ -2,7 +2,8 @@
 //! certificate in `data/` (Sight 4×4 here) `Level full` answers a won position with the
 //! book's move and one `info` line with `score mate N` and no nodes; below the book's leaves
 //! (Sight 5×5 at 16 empty points) the exact prover's win the same way, whatever the limit; a
-//! lost position (book or prover) is searched, and answered as with `SolvedBook false`;
+//! lost position (book or prover) is searched, answered as with `SolvedBook false` and with
+//! the proven `score mate -N` last;
 //! `SolvedBook false`, a `searchmoves` without the book's move or another `Level` search as
 //! usual.
 
@@ -56,7 +57,16 @@ fn a_won_position_is_answered_from_the_book() {
     // without the book, to play for the opponent's mistakes.
     engine.send("position startpos");
     let with = search(&mut engine, "go depth 2");
-    assert!(with.iter().all(|l| !l.contains(" nodes 0 ")), "{with:#?}");
+    assert!(
+        with.iter().any(|l| l.starts_with("info depth 1 ")),
+        "{with:#?}"
+    );
+    // The search's move, with the proven score (the book's longest line: 16 plies).
+    let proven = &with[with.len() - 2];
+    assert!(
+        proven.starts_with("info depth 16 seldepth 16 score mate -8 nodes 0 "),
+        "{with:#?}"
+    );
     engine.send("setoption name SolvedBook value false");
     let without = search(&mut engine, "go depth 2");
     assert_eq!(with.last(), without.last());
@@ -75,6 +85,9 @@ fn below_the_book_the_prover_plays_the_win_at_any_limit() {
             "setoption name Sight_StrictTallest value {strict}"
         ));
         engine.send(BELOW_THE_BOOK);
+        // The books are read before the first search; `isready` waits for them, so that
+        // `go movetime 50` has its 50 ms.
+        engine.assert_ready();
         for go in ["go movetime 50", "go nodes 1"] {
             let lines = search(&mut engine, go);
             assert_eq!(
@@ -106,7 +119,13 @@ fn a_lost_position_is_played_by_the_search_not_the_longest_proof() {
         engine.send("ucinewgame");
         engine.send("position startpos moves a1 d4");
         let lines = search(&mut engine, "go nodes 20000");
-        assert!(lines.iter().all(|l| !l.contains(" nodes 0 ")), "{lines:#?}");
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth 1 ")),
+            "{lines:#?}"
+        );
+        // With the book, the search's move comes with the proven score.
+        let last_info = &lines[lines.len() - 2];
+        assert_eq!(last_info.contains(" score mate -11 "), book, "{lines:#?}");
         best.push(lines.last().cloned());
     }
     assert_eq!(best[0], best[1]);
