@@ -392,13 +392,58 @@ impl<G: Searchable> Worker<G> {
                 searcher,
                 book,
             } => {
-                let book = (book && level == Level::Full)
-                    .then(|| solve::book::probe(&root))
-                    .flatten();
-                self.search(id, &root, &params, level, searcher, book)
+                let mut params = params;
+                let solved = if book && level == Level::Full {
+                    self.solved(&root, &mut params)
+                } else {
+                    None
+                };
+                self.search(id, &root, &params, level, searcher, solved)
             }
             Job::Perft { root, depth } => self.perft(id, &root, depth),
             Job::Bench { net } => self.bench(id, net),
+        }
+    }
+
+    /// What `Level full` with `SolvedBook` on knows before it searches: the book's move, else
+    /// (with every root move and one line) what the exact prover finds, run once before the
+    /// search while the position has at most [`solve::endgame::MAX_EMPTIES`] empty points and
+    /// given up after its node budget, at `stop`, or at nine tenths of the move's time (the
+    /// search, far weaker than a proof this near the end, has the rest). A proven win is
+    /// played at once; in a proven loss (`wins` false) the search chooses the move, which
+    /// plays for the opponent's mistakes where the proof's longest line need not (issue 31),
+    /// and the proven `score mate -N` is reported after it; a proof that gave up leaves the
+    /// search the moves it had not proven lost.
+    fn solved(&self, root: &G, params: &mut SearchParams<G::Move>) -> Option<BookMove> {
+        if let Some(known) = solve::book::probe(root) {
+            return Some(known);
+        }
+        if params.root_moves.is_some() || params.multipv > 1 {
+            return None;
+        }
+        let start = params.limits.started.unwrap_or_else(Instant::now);
+        let deadlines =
+            params
+                .limits
+                .deadlines(start, params.overhead_ms, root.moves_left_estimate());
+        let deadline = deadlines
+            .soft
+            .or(deadlines.hard)
+            .map(|d| start + d.saturating_duration_since(start) * 9 / 10);
+        let bound = solve::endgame::Bound {
+            stop: &self.stop,
+            deadline,
+        };
+        match solve::endgame::prove(root, bound)? {
+            solve::endgame::Proof::Proven(known) => Some(known),
+            solve::endgame::Proof::GaveUp(losing) => {
+                let mut left = crate::search::root_moves(root, params);
+                left.retain(|&m| !losing.contains(&root.move_to_string(m)));
+                if !losing.is_empty() && !left.is_empty() {
+                    params.root_moves = Some(left);
+                }
+                None
+            }
         }
     }
 
@@ -411,7 +456,8 @@ impl<G: Searchable> Worker<G> {
         searcher: Searcher,
         book: Option<BookMove>,
     ) {
-        let start = Instant::now();
+        // From the `go`: a proof before the search is part of the move's time.
+        let start = params.limits.started.unwrap_or_else(Instant::now);
         let events = &self.events;
         let send = |report| events.send(Event::Worker { job: id, report }).ok();
         if level != Level::Full || !searcher.uses_mcts(root, &params.limits) {
@@ -422,7 +468,10 @@ impl<G: Searchable> Worker<G> {
             send(Report::Info(i.map_pv(|pv| root.line_notation(pv))));
         };
         // `book` is only probed for `Level full` (run_job); `searchmoves` may still rule it out.
+        // A proven loss: the search plays, and its move is reported with the proven score.
+        let lost = book.as_ref().filter(|hit| !hit.wins).cloned();
         let in_book = book
+            .filter(|hit| hit.wins)
             .and_then(|hit| root.parse_move(&hit.mv).ok().map(|m| (hit, m)))
             .filter(|&(_, m)| {
                 params
@@ -461,6 +510,11 @@ impl<G: Searchable> Worker<G> {
                 levels::random_move_among(&moves, &mut self.rng)
             }
         };
+        if let (Some(lost), Some(m)) = (&lost, best)
+            && params.multipv <= 1
+        {
+            report(book_info(start, lost, m));
+        }
         if params.limits.infinite {
             // `go infinite` holds its bestmove until `stop`, even when the search is over.
             while !self.stop.load(Ordering::SeqCst) {
@@ -547,7 +601,9 @@ impl<G: Searchable> Worker<G> {
     }
 }
 
-/// The one `info` line of a move from the solved book: a proven win, `plies` to the end.
+/// The `info` line of a proven result (the solved book's or the prover's): `plies` to the end
+/// along the proof; for a win the one line of the move played, for a loss the last line,
+/// after the search that chose the move.
 fn book_info<M>(start: Instant, hit: &BookMove, m: M) -> SearchInfo<M> {
     SearchInfo {
         depth: hit.plies as u32,

@@ -2,10 +2,10 @@
 //! certify`, see docs/solved.md), embedded in the binary, give the winner's move in every
 //! position of their proofs with more empty points than the certificate's leaves, and the
 //! loser's longest resistance where all its moves lead into those proofs. With option
-//! `SolvedBook` on (the default), `Level full` plays that move at once and reports `score
-//! mate N` (negative for the loser); everywhere else (positions off the proofs or below the
-//! leaves, boards without a certificate) the search plays as usual, and its exact endgame
-//! search takes over below the leaves.
+//! `SolvedBook` on (the default), `Level full` plays the winner's move at once and reports
+//! `score mate N`; in a position the book proves lost the search chooses the move (it plays
+//! for the opponent's mistakes, issue 31); below the leaves and off the proofs the exact
+//! prover ([`super::endgame`]) answers small positions, and the search everything else.
 //!
 //! The books are parsed when a Sight engine starts (before its first job, and `isready`
 //! waits for them), or else the first time a position of their board and rules is probed.

@@ -42,8 +42,8 @@ pub struct Checker<'a> {
     /// Positions already verified with their claimed result, by class under the board's
     /// symmetries.
     verified: HashSet<(u128, bool)>,
-    /// Exhaustive results by exact position.
-    solved: HashMap<u128, bool>,
+    /// The exhaustive search of the leaves, with its memory.
+    exhaustive: Exhaustive,
     /// What was counted.
     pub stats: CheckStats,
 }
@@ -73,7 +73,7 @@ impl<'a> Checker<'a> {
                 strict_tallest: cert.strict,
             },
             verified: HashSet::new(),
-            solved: HashMap::new(),
+            exhaustive: Exhaustive::default(),
             stats: CheckStats::default(),
         })
     }
@@ -185,16 +185,44 @@ impl<'a> Checker<'a> {
         Some(move_name(self.cert.size, self.syms.unmap_move(c.sym, m)))
     }
 
+    /// Whether the side to move wins, by [`Exhaustive::wins`] (its nodes counted as the
+    /// leaves').
+    fn wins(&mut self, pos: &Sight) -> bool {
+        let before = self.exhaustive.nodes;
+        let win = self.exhaustive.wins(pos);
+        self.stats.leaf_nodes += self.exhaustive.nodes - before;
+        win
+    }
+}
+
+/// The checker's plain exhaustive search on the game's own rules ([`Sight`]), with none of
+/// the solver's pruning, symmetries or board: an independent judge of who wins a position.
+#[derive(Default)]
+pub struct Exhaustive {
+    /// Results by exact position.
+    solved: HashMap<u128, bool>,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+/// Whether the side to move wins `pos`, by plain exhaustive minimax to the end of the game
+/// ([`Exhaustive::wins`] with a fresh memory). A position with many empty points can take
+/// long: the checker uses it at its leaves (at most 17 empty points on 5×5).
+pub fn exhaustive_wins(pos: &Sight) -> bool {
+    Exhaustive::default().wins(pos)
+}
+
+impl Exhaustive {
     /// Whether the side to move wins: plain minimax to the end of the game, stopping at the
     /// first winning move (tried in order of the opponent's replies, fewest first: the order
     /// changes how soon a win is found, never the answer), results remembered by exact
     /// position (forgotten all at once when [`MAX_REMEMBERED`] are held).
-    fn wins(&mut self, pos: &Sight) -> bool {
+    pub fn wins(&mut self, pos: &Sight) -> bool {
         let key = exact_key(pos);
         if let Some(&w) = self.solved.get(&key) {
             return w;
         }
-        self.stats.leaf_nodes += 1;
+        self.nodes += 1;
         let mut moves = Vec::new();
         pos.generate_moves(&mut moves);
         let mut children: Vec<(u32, Sight)> = moves

@@ -14,6 +14,7 @@ pub mod check;
 pub mod check_record;
 mod check_run;
 pub mod cli;
+pub mod endgame;
 pub mod frontier;
 pub mod prover;
 pub mod results;

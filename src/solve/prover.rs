@@ -10,6 +10,7 @@
 //! - proof-oriented ordering: the moves that leave the opponent the fewest replies first (the
 //!   smallest subtrees to disprove, as proof numbers would choose).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::board::{Board, Lines, Move};
@@ -22,6 +23,20 @@ const TABLE_MIN_EMPTIES: u32 = 11;
 const ETC_MIN_EMPTIES: u32 = 14;
 /// Nodes between two looks at the clock for progress reports.
 const PROGRESS_NODES: u64 = 1 << 20;
+/// Nodes between two looks at a [`Limit`] (a few microseconds of work).
+const LIMIT_NODES: u64 = 1 << 12;
+
+/// When a bounded proof gives up ([`Prover::with_limit`]): after `nodes` nodes, once `stop` is
+/// set, or at `deadline`, whichever comes first; each is looked at every few thousand nodes.
+#[derive(Clone, Copy, Debug)]
+pub struct Limit<'a> {
+    /// Most nodes to search.
+    pub nodes: u64,
+    /// A flag that stops the proof when set (the engine's `stop`).
+    pub stop: Option<&'a AtomicBool>,
+    /// The instant to give up at.
+    pub deadline: Option<Instant>,
+}
 
 /// What a progress report carries.
 #[derive(Clone, Copy, Debug)]
@@ -33,6 +48,13 @@ pub struct Progress {
     /// Time since the prover started.
     pub elapsed: Duration,
 }
+
+/// What a search returns once the proof gave up: never stored, never used.
+const GAVE_UP: Proven = Proven {
+    win: false,
+    dist: 0,
+    best: None,
+};
 
 /// A proof search over one board size and rule variant, with its table.
 pub struct Prover<'a> {
@@ -46,6 +68,9 @@ pub struct Prover<'a> {
     report_every: Duration,
     last_report: Instant,
     progress: Option<&'a mut dyn FnMut(Progress)>,
+    limit: Option<Limit<'a>>,
+    /// Whether the proof gave up: from then on nothing is stored and no result is used.
+    gave_up: bool,
     /// Per number of empty points: the moves and candidates of the node at that depth.
     moves: Vec<Vec<Move>>,
     candidates: Vec<Vec<Candidate>>,
@@ -74,6 +99,8 @@ impl<'a> Prover<'a> {
             report_every: Duration::from_secs(10),
             last_report: now,
             progress: None,
+            limit: None,
+            gave_up: false,
             moves: vec![Vec::new(); super::board::MAX_POINTS + 1],
             candidates: vec![Vec::new(); super::board::MAX_POINTS + 1],
         }
@@ -84,6 +111,19 @@ impl<'a> Prover<'a> {
         self.report_every = every;
         self.progress = Some(progress);
         self
+    }
+
+    /// Bounds the proof by `limit`: [`Prover::try_prove`] then gives up rather than exceed it.
+    pub fn with_limit(mut self, limit: Limit<'a>) -> Self {
+        self.limit = Some(limit);
+        self
+    }
+
+    /// Proves `b` within the [`Limit`] (if any): `None` if it gave up. Results proven before
+    /// giving up stay in the table (each is exact); nothing computed after is stored.
+    pub fn try_prove(&mut self, b: &Board) -> Option<Proven> {
+        let proven = self.prove(b);
+        (!self.gave_up).then_some(proven)
     }
 
     /// Proves `b`: whether the side to move wins, the length of the line the proof follows,
@@ -98,6 +138,13 @@ impl<'a> Prover<'a> {
         if self.nodes >= self.next_report {
             self.next_report += PROGRESS_NODES;
             self.maybe_report();
+        }
+        // The first node looks too: a proof started past its limit gives up at once.
+        if self.nodes % LIMIT_NODES == 1 {
+            self.look_at_limit();
+        }
+        if self.gave_up {
+            return GAVE_UP;
         }
         // Scratch space of this depth, lent out for the call (no allocation per node).
         let level = empties as usize;
@@ -167,6 +214,9 @@ impl<'a> Prover<'a> {
         let mut longest: Option<(u8, Move)> = None;
         for cand in candidates.iter() {
             let r = self.search(&cand.child, empties - 1);
+            if self.gave_up {
+                return GAVE_UP;
+            }
             if !r.win {
                 let proven = Proven {
                     win: true,
@@ -190,7 +240,18 @@ impl<'a> Prover<'a> {
         proven
     }
 
+    fn look_at_limit(&mut self) {
+        if let Some(limit) = self.limit {
+            self.gave_up = self.nodes >= limit.nodes
+                || limit.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+                || limit.deadline.is_some_and(|d| Instant::now() >= d);
+        }
+    }
+
     fn store(&mut self, canonical: Option<super::symmetry::Canonical>, p: Proven, nodes: u64) {
+        if self.gave_up {
+            return;
+        }
         if let Some(c) = canonical {
             let stored = Proven {
                 best: p.best.map(|m| self.syms.map_move(c.sym, m)),

@@ -179,13 +179,14 @@ fn a_review_scores_as_ludus_analyse_and_marks_the_thrown_away_win() {
         (review["done"].clone(), review["limit"].clone()),
         (json!(4), json!("depth 4"))
     );
-    // The words of `ludus analyse`: 1. b2 {+M12, best d4 +M13} e5 {-M12, best a1 -M12}.
+    // The words of `ludus analyse`: 1. b2 {+M12, best d4 +M13} e5 {-M12, best d4 -M12}
+    // (Black is lost: the search chooses its move, with the proven score).
     let moves = &review["moves"];
     assert_eq!(
         moves[0],
         json!({ "mark": "", "verdict": "good", "loss": 0, "best": "d4", "best_score": "+M13", "after": "+M12" })
     );
-    assert_eq!(moves[1]["best"], "a1");
+    assert_eq!(moves[1]["best"], "d4");
     assert_eq!(moves[1]["mark"], "");
     assert_eq!(moves[2]["mark"], "??");
     assert_eq!(moves[2]["verdict"], "blunder");

@@ -1,8 +1,11 @@
 //! Option `SolvedBook` through the protocol: advertised (on by default); on a board with a
 //! certificate in `data/` (Sight 4×4 here) `Level full` answers a won position with the
-//! book's move and one `info` line with `score mate N` and no nodes, a lost one with the reply
-//! resisting longest and `score mate -N`; `SolvedBook false`, a `searchmoves` without the
-//! book's move or another `Level` search as usual.
+//! book's move and one `info` line with `score mate N` and no nodes; below the book's leaves
+//! (Sight 5×5 at 16 empty points) the exact prover's win the same way, whatever the limit; a
+//! lost position (book or prover) is searched, answered as with `SolvedBook false` and with
+//! the proven `score mate -N` last;
+//! `SolvedBook false`, a `searchmoves` without the book's move or another `Level` search as
+//! usual.
 
 use std::time::Duration;
 
@@ -50,21 +53,82 @@ fn a_won_position_is_answered_from_the_book() {
         "{lines:#?}"
     );
     engine.send("setoption name SolvedBook value true");
-    // White to move at the start is lost, every move into Black's proofs: the book resists
-    // longest (all 16 plies), `score mate -8`.
+    // White to move at the start is lost (the book knows every move loses): searched, as
+    // without the book, to play for the opponent's mistakes.
     engine.send("position startpos");
-    let lines = search(&mut engine, "go depth 2");
-    assert_eq!(
-        lines,
-        [
-            "info depth 16 seldepth 16 score mate -8 nodes 0 nps * time * hashfull 0 pv a1",
-            "bestmove a1"
-        ]
+    let with = search(&mut engine, "go depth 2");
+    assert!(
+        with.iter().any(|l| l.starts_with("info depth 1 ")),
+        "{with:#?}"
     );
-    // After a1 d4, White is to move off Black's strategy (d4 is Black's move): a lost
-    // position whose moves all lead into it again.
-    engine.send("position startpos moves a1 d4");
-    let lines = search(&mut engine, "go depth 2");
-    assert!(lines[0].contains(" score mate -7 nodes 0 "), "{lines:#?}");
+    // The search's move, with the proven score (the book's longest line: 16 plies).
+    let proven = &with[with.len() - 2];
+    assert!(
+        proven.starts_with("info depth 16 seldepth 16 score mate -8 nodes 0 "),
+        "{with:#?}"
+    );
+    engine.send("setoption name SolvedBook value false");
+    let without = search(&mut engine, "go depth 2");
+    assert_eq!(with.last(), without.last());
+    engine.quit(Duration::from_secs(10));
+}
+
+/// Finding 10 of issue 31: 16 empty points, below the 5×5 book's leaves; only d4-c4 wins
+/// (the heuristic search once played d4-c5 at `go movetime 200` on a loaded machine).
+const BELOW_THE_BOOK: &str = "position startpos moves d4 c3 b2 e3 e1 c3-d2 e4 e3-d3";
+
+#[test]
+fn below_the_book_the_prover_plays_the_win_at_any_limit() {
+    for strict in [false, true] {
+        let mut engine = Engine::spawn();
+        engine.send(&format!(
+            "setoption name Sight_StrictTallest value {strict}"
+        ));
+        engine.send(BELOW_THE_BOOK);
+        // The books are read before the first search; `isready` waits for them, so that
+        // `go movetime 50` has its 50 ms.
+        engine.assert_ready();
+        for go in ["go movetime 50", "go nodes 1"] {
+            let lines = search(&mut engine, go);
+            assert_eq!(
+                lines,
+                [
+                    "info depth 17 seldepth 17 score mate 9 nodes 0 nps * time * hashfull 0 pv d4-c4",
+                    "bestmove d4-c4"
+                ],
+                "strict {strict}, {go}"
+            );
+        }
+        // `SolvedBook false`: the plain search (no proof's one-line answer).
+        engine.send("setoption name SolvedBook value false");
+        let lines = search(&mut engine, "go depth 1");
+        assert!(lines.iter().all(|l| !l.contains(" nodes 0 ")), "{lines:#?}");
+        engine.quit(Duration::from_secs(10));
+    }
+}
+
+/// Finding 11 of issue 31: after a1 d4 White (to move) is lost; the book's longest proof
+/// line plays b1, which one-ply bots punish (a2, then c1 shuts White in). The engine now
+/// lets the search choose, as with `SolvedBook false`, at the same fixed limit.
+#[test]
+fn a_lost_position_is_played_by_the_search_not_the_longest_proof() {
+    let mut engine = Engine::spawn();
+    let mut best = Vec::new();
+    for book in [true, false] {
+        engine.send(&format!("setoption name SolvedBook value {book}"));
+        engine.send("ucinewgame");
+        engine.send("position startpos moves a1 d4");
+        let lines = search(&mut engine, "go nodes 20000");
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth 1 ")),
+            "{lines:#?}"
+        );
+        // With the book, the search's move comes with the proven score.
+        let last_info = &lines[lines.len() - 2];
+        assert_eq!(last_info.contains(" score mate -11 "), book, "{lines:#?}");
+        best.push(lines.last().cloned());
+    }
+    assert_eq!(best[0], best[1]);
+    assert_ne!(best[0].as_deref(), Some("bestmove b1"));
     engine.quit(Duration::from_secs(10));
 }

@@ -189,6 +189,8 @@ fn end_of_input_during_a_search_prints_one_bestmove_and_exits_zero() {
 }
 
 /// TV11's final position (docs/rules/sight.md §9): White to move mates at once with d4-e4.
+/// With `SolvedBook` on the solver's prover would answer it before any search (16 empty
+/// points, protocol_book.rs); the tests here are about the search, so they turn it off.
 const MATE_IN_ONE: &str = "position fen 5:x5/x,w,x,w2,x/b,x,w,w3,b2/x3,b,b/x5 w";
 
 /// The only `info` line of a search of [`MATE_IN_ONE`], with its timing masked.
@@ -198,6 +200,7 @@ const MATE_IN_ONE_INFO: &str =
 #[test]
 fn go_without_limits_answers_at_once_when_the_result_is_proven() {
     let mut engine = Engine::spawn();
+    engine.send("setoption name SolvedBook value false");
     engine.send(MATE_IN_ONE);
     engine.send("go");
     let lines = engine.read_until_within(Duration::from_secs(5), "bestmove", is_bestmove);
@@ -210,6 +213,7 @@ fn go_without_limits_answers_at_once_when_the_result_is_proven() {
 #[test]
 fn go_infinite_holds_a_proven_bestmove_until_stop() {
     let mut engine = Engine::spawn();
+    engine.send("setoption name SolvedBook value false");
     engine.send(MATE_IN_ONE);
     engine.send("go infinite");
     let info = engine.read_line();

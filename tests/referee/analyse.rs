@@ -157,9 +157,10 @@ fn a_thrown_away_win_is_a_blunder() {
     let (status, out, err) = run_ludus(&["analyse", &file, "--depth", "4"]);
     assert_eq!(status, 0, "{out}{err}");
     // The book knows that b2 wins (as d4 does: no loss) and that Black is lost after it
-    // whatever it plays (no mark for e5); after e5 White's win is e1, not a1.
+    // whatever it plays (no mark for e5: the search chooses Black's move, d4, reported with
+    // the proven score); after e5 White's win is e1, not a1.
     assert!(
-        out.contains("1. b2 {+M12, best d4 +M13} e5 {-M12, best a1 -M12}\n"),
+        out.contains("1. b2 {+M12, best d4 +M13} e5 {-M12, best d4 -M12}\n"),
         "{out}"
     );
     let third = out.split("2. ").nth(1).unwrap_or("");
