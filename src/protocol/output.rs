@@ -154,16 +154,9 @@ pub fn format_progress(progress: &Progress<String>) -> String {
         Progress::CurrMove { depth, mv, number } => {
             format!("info depth {depth} currmove {mv} currmovenumber {number}")
         }
-        Progress::Totals {
-            depth,
-            seldepth,
-            nodes,
-            nps,
-            time_ms,
-            hashfull,
-        } => format!(
-            "info depth {depth} seldepth {seldepth} nodes {nodes} nps {nps} time {time_ms} \
-             hashfull {hashfull}"
+        Progress::Totals(t) => format!(
+            "info depth {} seldepth {} nodes {} nps {} time {} hashfull {}",
+            t.depth, t.seldepth, t.nodes, t.nps, t.time_ms, t.hashfull
         ),
     }
 }

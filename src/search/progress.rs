@@ -22,21 +22,25 @@ pub enum Progress<M> {
         /// Its place in the iteration's order of root moves, from 1.
         number: usize,
     },
-    /// The totals so far, in the middle of the iteration at `depth`.
-    Totals {
-        /// The iteration under way.
-        depth: u32,
-        /// Deepest ply reached so far.
-        seldepth: u32,
-        /// Nodes searched so far, all threads.
-        nodes: u64,
-        /// Nodes per second so far.
-        nps: u64,
-        /// Milliseconds since the search started.
-        time_ms: u64,
-        /// Transposition table fill in permille.
-        hashfull: u32,
-    },
+    /// The totals so far, in the middle of an iteration.
+    Totals(Totals),
+}
+
+/// The totals of a search so far, in the middle of the iteration at `depth`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Totals {
+    /// The iteration under way.
+    pub depth: u32,
+    /// Deepest ply reached so far.
+    pub seldepth: u32,
+    /// Nodes searched so far, all threads.
+    pub nodes: u64,
+    /// Nodes per second so far.
+    pub nps: u64,
+    /// Milliseconds since the search started.
+    pub time_ms: u64,
+    /// Transposition table fill in permille.
+    pub hashfull: u32,
 }
 
 impl<M> Progress<M> {
@@ -49,21 +53,7 @@ impl<M> Progress<M> {
                 mv: f(mv),
                 number,
             },
-            Progress::Totals {
-                depth,
-                seldepth,
-                nodes,
-                nps,
-                time_ms,
-                hashfull,
-            } => Progress::Totals {
-                depth,
-                seldepth,
-                nodes,
-                nps,
-                time_ms,
-                hashfull,
-            },
+            Progress::Totals(totals) => Progress::Totals(totals),
         }
     }
 }
@@ -110,14 +100,14 @@ impl<'a, M> ProgressSink<'a, M> {
     /// Reports the totals (see [`Progress::Totals`]) at `now`.
     pub fn totals(&mut self, now: Instant, depth: u32, seldepth: u32, nodes: u64, hashfull: u32) {
         let time = now.saturating_duration_since(self.start);
-        (self.sink)(Progress::Totals {
+        (self.sink)(Progress::Totals(Totals {
             depth,
             seldepth,
             nodes,
             nps: (nodes as u128 * 1000 / time.as_millis().max(1)) as u64,
             time_ms: time.as_millis() as u64,
             hashfull,
-        });
+        }));
         self.reported(now);
     }
 
