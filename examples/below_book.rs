@@ -1,7 +1,7 @@
 //! Below the book (issue 31, finding 10): does the engine keep a proven win where the solved
 //! book's certificates end? Positions are sampled along the certificates' winning lines: the
-//! winner plays the certificate's strategy move (below its leaves, the solver's prover's
-//! move), the defender a random legal move, until the winner is to move at a target number of
+//! winner plays the certificate's strategy move (below its leaves, the move the engine's own
+//! proof plays, [`ludus::solve::endgame::prove_board`]), the defender a random legal move, until the winner is to move at a target number of
 //! empty points drawn at random from those in `--min-empties..=--max-empties` where the
 //! winner moves. The engine, a separate process driven through the protocol, answers each
 //! with `go movetime M`; the answer is judged by the certificate checker's plain exhaustive
@@ -29,9 +29,9 @@ use ludus::game::sight::Sight;
 use ludus::solve::board::{Board, Lines, Move};
 use ludus::solve::certificate::Certificate;
 use ludus::solve::check::Exhaustive;
-use ludus::solve::prover::Prover;
+use ludus::solve::endgame::{RootProof, prove_board};
+use ludus::solve::prover::Limit;
 use ludus::solve::symmetry::Symmetries;
-use ludus::solve::table::ProofTable;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
@@ -134,12 +134,11 @@ impl Drop for Engine {
 /// Per empty count: positions, wins kept, `score mate` answers, slowest answer in ms.
 type Tally = BTreeMap<u32, (u32, u32, u32, u128)>;
 
-/// One variant's sampler: the certificate, the solver's board and a prover for below it.
+/// One variant's sampler: the certificate and the solver's board.
 struct Sampler {
     cert: Certificate,
     lines: Lines,
     syms: Symmetries,
-    table: ProofTable,
     /// The winner of the empty board: 0 White, 1 Black.
     winner: u8,
 }
@@ -164,24 +163,26 @@ impl Sampler {
             cert,
             lines,
             syms,
-            table: ProofTable::new(256).expect("a proof table"),
             winner,
         }
     }
 
-    /// The winner's move in `b`: the certificate's, else the prover's.
+    /// The winner's move in `b`: the certificate's, else the one the engine's own proof
+    /// plays (the engine's line below the book).
     fn winning_move(&mut self, b: &Board) -> Move {
         let c = self.syms.canonical(b);
         if let Some(&(m, _)) = self.cert.strategy.get(&c.key) {
             return self.syms.unmap_move(c.sym, m);
         }
-        let proven = Prover::new(&self.lines, &self.syms, &mut self.table).prove(b);
-        assert!(
-            proven.win,
-            "{}: the winner's line left the win",
-            b.to_fen(5)
-        );
-        proven.best.expect("a winning move")
+        let unlimited = Limit {
+            nodes: u64::MAX,
+            stop: None,
+            deadline: None,
+        };
+        match prove_board(b, &self.lines, &self.syms, unlimited).map(|o| o.result) {
+            Some(RootProof::Wins(m, _)) => m,
+            other => panic!("{}: the winner's line left the win: {other:?}", b.to_fen(5)),
+        }
     }
 
     /// A position with the winner to move at `target` empty points; `None` when the game

@@ -25,9 +25,14 @@ cleanup() {
 }
 trap cleanup EXIT
 for _ in $(seq 1 "$load"); do
-    # A one-shot search that runs until it is killed: one core busy.
-    ./target/release/ludus go --movetime 100000000 >/dev/null 2>&1 &
+    # A one-shot search that runs until it is killed: one core busy. Tactigon, which has no
+    # book: a Sight search from the start position would answer from the book and end at once.
+    ./target/release/ludus go --game tactigon --movetime 100000000 >/dev/null 2>&1 &
     pids+=($!)
+done
+sleep 1
+for pid in "${pids[@]}"; do
+    kill -0 "$pid" 2>/dev/null || { echo "a busy search ended at once: no load" >&2; exit 2; }
 done
 echo "== $positions positions per variant, seed $seed, go movetime $movetime, $load busy searches beside"
 ./target/release/examples/below_book --engine target/release/ludus \

@@ -210,6 +210,10 @@ impl<G: Searchable> Engine<G> {
                 // The solved books are parsed before the first job, off any clock a `go`
                 // would start (about 0.1 s for Sight 5×5).
                 solve::book::load_for::<G>();
+                if G::HAS_SOLVED_BOOK {
+                    // And the table of the proofs below the books, its memory committed.
+                    solve::endgame::warm_up();
+                }
                 drop(warmed);
                 worker.run(inbox)
             })

@@ -1,7 +1,9 @@
 //! The solved book: the certificates in `data/` (produced by `ludus solve` and `ludus solve
 //! certify`, see docs/solved.md), embedded in the binary, give the winner's move in every
 //! position of their proofs with more empty points than the certificate's leaves, and the
-//! loser's longest resistance where all its moves lead into those proofs. With option
+//! loser's longest resistance where all its moves lead into those proofs, and the 5×5
+//! certificates' endgame hints ([`super::hints`]) the winner's move just below their leaves
+//! where the engine's own proof is slow. With option
 //! `SolvedBook` on (the default), `Level full` plays the winner's move at once and reports
 //! `score mate N`; in a position the book proves lost the search chooses the move (it plays
 //! for the opponent's mistakes, issue 31); below the leaves and off the proofs the exact
@@ -15,9 +17,11 @@ use std::sync::OnceLock;
 
 use super::board::{Board, Lines};
 use super::certificate::Certificate;
+use super::hints::Hints;
 use super::results::move_name;
 use super::strategy::Strategy;
 use super::symmetry::Symmetries;
+use crate::files::fnv1a64;
 use crate::game::SolvedBook;
 use crate::game::sight::Sight;
 
@@ -29,6 +33,13 @@ const CERTIFICATES: [(usize, bool, &str); 6] = [
     (4, true, include_str!("../../data/sight4-strict.cert")),
     (5, false, include_str!("../../data/sight5-official.cert")),
     (5, true, include_str!("../../data/sight5-strict.cert")),
+];
+
+/// The embedded endgame hints ([`super::hints`]) of the 5×5 certificates: board side,
+/// `strict_tallest`, bytes.
+const HINTS: [(usize, bool, &[u8]); 2] = [
+    (5, false, include_bytes!("../../data/sight5-official.hints")),
+    (5, true, include_bytes!("../../data/sight5-strict.hints")),
 ];
 
 /// A move the book knows.
@@ -58,15 +69,30 @@ impl BookMove {
 
 struct Book {
     strategy: Strategy,
+    /// The certificate's endgame hints, when they are embedded and made for it.
+    hints: Option<Hints<'static>>,
     syms: Symmetries,
     lines: Lines,
     size: usize,
 }
 
-fn parse(size: usize, text: &str) -> Option<Book> {
+/// The embedded hints of the certificate `text` of this board and rules, if they are there
+/// and were made for it (their digest is the certificate's).
+fn hints_of(size: usize, strict: bool, text: &str) -> Option<Hints<'static>> {
+    let &(_, _, bytes) = HINTS
+        .iter()
+        .find(|&&(s, st, _)| s == size && st == strict)?;
+    let hints = Hints::read(bytes).ok()?;
+    let id = &hints.id;
+    (id.digest == fnv1a64(text.as_bytes()) && id.size == size && id.strict == strict)
+        .then_some(hints)
+}
+
+fn parse(size: usize, strict: bool, text: &str) -> Option<Book> {
     let cert = Certificate::read(&mut BufReader::new(text.as_bytes())).ok()?;
     let lines = Lines::new(size)?;
     Some(Book {
+        hints: hints_of(size, strict, text),
         strategy: cert.strategy,
         syms: Symmetries::new(&lines),
         lines,
@@ -81,7 +107,7 @@ fn book(size: usize, strict: bool) -> Option<&'static Book> {
         .iter()
         .position(|&(s, st, _)| s == size && st == strict)?;
     BOOKS[i]
-        .get_or_init(|| parse(size, CERTIFICATES[i].2))
+        .get_or_init(|| parse(size, strict, CERTIFICATES[i].2))
         .as_ref()
 }
 
@@ -95,6 +121,17 @@ pub fn probe_sight(pos: &Sight) -> Option<BookMove> {
     if let Some(&(m, plies)) = book.strategy.get(&c.key) {
         return Some(BookMove {
             mv: move_name(book.size, book.syms.unmap_move(c.sym, m)),
+            plies,
+            wins: true,
+        });
+    }
+    if let Some((m, plies)) = book
+        .hints
+        .as_ref()
+        .and_then(|h| h.probe(&b, &book.lines, &book.syms))
+    {
+        return Some(BookMove {
+            mv: move_name(book.size, m),
             plies,
             wins: true,
         });
@@ -143,10 +180,21 @@ pub fn load_for<G: SolvedBook>() {
     }
 }
 
-/// Whether every embedded certificate parses (a test checks it; a book that does not parse
-/// is never used).
+/// Whether every embedded certificate parses and every embedded hints file was made for its
+/// certificate (a test checks it; a book that does not parse is never used, nor are hints
+/// made for another certificate).
 pub fn all_parse() -> bool {
     CERTIFICATES
         .iter()
         .all(|&(size, strict, _)| book(size, strict).is_some())
+        && HINTS
+            .iter()
+            .all(|&(size, strict, _)| book(size, strict).is_some_and(|b| b.hints.is_some()))
+}
+
+/// How many endgame hints the book of this board and rules plays from (0 without hints).
+pub fn hint_count(size: usize, strict: bool) -> usize {
+    book(size, strict)
+        .and_then(|b| b.hints.as_ref())
+        .map_or(0, Hints::len)
 }

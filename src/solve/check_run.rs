@@ -22,7 +22,7 @@ use crate::game::{Game, Player};
 use crate::runs::{RunError, Shard};
 
 /// The largest certificate read (the 5×5 ones are a few MB).
-const MAX_CERTIFICATE_BYTES: u64 = 1 << 30;
+pub(super) const MAX_CERTIFICATE_BYTES: u64 = 1 << 30;
 
 /// Which claims of a certificate one `ludus solve check` run verifies.
 #[derive(Clone, Debug, Default)]

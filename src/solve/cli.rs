@@ -88,6 +88,61 @@ enum SolveSub {
         #[arg(long)]
         record: Option<PathBuf>,
     },
+    /// Find the positions just below a certificate's leaves where the engine's own proof
+    /// before its search is slow (a long run: shardable, resumes from its run file); `ludus
+    /// solve hints-merge` makes the hints file the book plays from.
+    Hints(HintsArgs),
+    /// Put the run files of every shard of one `ludus solve hints` run together and write the
+    /// hints file of the positions whose proof took more than `--threshold` nodes.
+    HintsMerge {
+        /// The run files (one per shard).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Keep the positions whose proof took more prover nodes than this.
+        #[arg(long, default_value_t = 40_000)]
+        threshold: u64,
+        /// Write the hints file here.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Check a hints file: walk the certificate's leaves again; every slow position must be a
+    /// hint with the engine's move, judged winning by the certificate checker's exhaustive
+    /// search (exit status 0 when all hold, 1 otherwise).
+    HintsCheck {
+        /// The hints file.
+        file: PathBuf,
+        /// The certificate the hints were made for.
+        #[arg(long)]
+        cert: PathBuf,
+        /// Walk only this many leaves, chosen at random.
+        #[arg(long)]
+        sample: Option<usize>,
+        /// Seed of the sample.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+/// `ludus solve hints`: the endgame hints of a certificate.
+#[derive(Args, Debug)]
+struct HintsArgs {
+    /// The certificate.
+    cert: PathBuf,
+    /// The run file: created, or resumed after the last leaf it holds.
+    #[arg(long)]
+    out: PathBuf,
+    /// The winner's moves walked below each leaf (1: the leaf's own move only).
+    #[arg(long, default_value_t = 2)]
+    levels: u32,
+    /// Write the positions whose proof takes more prover nodes than this.
+    #[arg(long, default_value_t = 20_000)]
+    min_nodes: u64,
+    /// Walk only shard K of N of the leaves (the K-th of every N).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// Seconds between progress lines.
+    #[arg(long, default_value_t = 30)]
+    progress: u64,
 }
 
 /// What to solve and how.
@@ -164,6 +219,28 @@ pub fn run(command: SolveCommand, game: Option<GameId>, out: &mut dyn Write) -> 
                 Err(e) => Err(e),
             }
         }
+        Some(SolveSub::Hints(args)) => {
+            let plan = super::hints_run::HintsPlan {
+                cert: &args.cert,
+                out: &args.out,
+                levels: args.levels,
+                min_nodes: args.min_nodes,
+                shard: args.shard,
+                progress: Duration::from_secs(args.progress),
+            };
+            super::hints_run::run(&plan, out)
+        }
+        Some(SolveSub::HintsMerge {
+            files,
+            threshold,
+            out: path,
+        }) => super::hints_merge::merge(&files, threshold, &path, out),
+        Some(SolveSub::HintsCheck {
+            file,
+            cert,
+            sample,
+            seed,
+        }) => super::hints_check::check(&file, &cert, sample.map(|n| (n, seed)), out),
         None => solve(&command.args, out),
     };
     runs::report(outcome)

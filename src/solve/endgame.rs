@@ -2,14 +2,14 @@
 //! line the book does not hold), a Sight position with few empty points is proven by the
 //! solver's prover ([`super::prover`]) before any heuristic search, bounded so that it never
 //! costs the clock: it gives up after a node budget, at `stop`, or at a deadline, and a proof
-//! that gave up is not used. Each call proves with a fresh small table (its memory is taken
-//! from the system only as it is written, and given back after), so a result never depends on
-//! earlier calls: with a node budget the answer is the same every time.
+//! that gave up is not used. Each call proves with an empty table (one per thread, cleared
+//! before each proof, so that its memory is not faulted in again every time), so a result
+//! never depends on earlier calls: with a node budget the answer is the same every time.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use super::board::{Board, Lines};
+use super::board::{Board, Lines, Move};
 use super::book::BookMove;
 use super::prover::{Limit, Prover};
 use super::results::move_name;
@@ -56,56 +56,164 @@ pub fn prove_sight(pos: &Sight, bound: Bound) -> Option<Proof> {
     let n = pos.size();
     let lines = Lines::new(n)?;
     let b = Board::from_sight(pos)?;
-    let empties = b.empty_count(&lines);
-    let mut moves = Vec::new();
-    b.moves(&lines, &mut moves);
-    if empties > MAX_EMPTIES || moves.is_empty() {
+    if b.empty_count(&lines) > MAX_EMPTIES {
         return None;
     }
-    let proven = |m, plies, wins| {
-        Some(Proof::Proven(BookMove {
-            mv: move_name(n, m),
-            plies,
-            wins,
-        }))
-    };
-    // The prover's order: a move that leaves no reply first, then the fewest replies.
-    let mut children: Vec<_> = moves
-        .iter()
-        .map(|&m| {
-            let child = b.play(&lines, m);
-            (child.move_count(&lines), m, child)
-        })
-        .collect();
-    children.sort_unstable_by_key(|&(replies, m, _)| (replies, m.from, m.to));
-    if let Some(&(0, m, _)) = children.first() {
-        return proven(m, 1, true);
-    }
     let syms = Symmetries::new(&lines);
-    let mut table = ProofTable::new(TABLE_MIB)?;
     let limit = Limit {
         nodes: MAX_NODES,
         stop: Some(bound.stop),
         deadline: bound.deadline,
     };
-    let mut prover = Prover::new(&lines, &syms, &mut table).with_limit(limit);
+    let name = |m| move_name(n, m);
+    let proven = |m, plies, wins| {
+        Proof::Proven(BookMove {
+            mv: name(m),
+            plies,
+            wins,
+        })
+    };
+    match prove_board(&b, &lines, &syms, limit)?.result {
+        RootProof::Wins(m, plies) => Some(proven(m, plies, true)),
+        RootProof::Loses(m, plies) => Some(proven(m, plies, false)),
+        RootProof::GaveUp(losing) => Some(Proof::GaveUp(losing.into_iter().map(name).collect())),
+    }
+}
+
+/// What [`prove_board`] found out about a position, on the solver's board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RootProof {
+    /// The side to move wins with this move, along a line of these plies.
+    Wins(Move, u8),
+    /// The side to move loses whatever it plays; this move resists longest (these plies).
+    Loses(Move, u8),
+    /// The proof gave up; these moves were proven to lose before it did.
+    GaveUp(Vec<Move>),
+}
+
+/// A [`RootProof`] and the prover nodes it took.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootOutcome {
+    /// What the proof found.
+    pub result: RootProof,
+    /// Prover nodes searched (0 when a move leaves the opponent no reply).
+    pub nodes: u64,
+}
+
+/// The engine's proof of a position before its search, on the solver's board: in the
+/// position's canonical frame, the root's moves in the prover's order (a move that leaves no
+/// reply first, then the fewest replies), each proven under its own root with one fresh table,
+/// until one wins. The same position, in any of its symmetric images, always gets the same
+/// answer (the moves mapped to its frame) and node count within the same `limit.nodes` (the
+/// endgame hints of [`super::hints`] rely on it); `None` when the side to move has no move or
+/// the table's memory is not there.
+pub fn prove_board(
+    b: &Board,
+    lines: &Lines,
+    syms: &Symmetries,
+    limit: Limit,
+) -> Option<RootOutcome> {
+    let sym = syms.canonical(b).sym;
+    let canonical = syms.apply(sym, b);
+    let mut outcome = prove_canonical(&canonical, lines, syms, limit)?;
+    let back = |m| syms.unmap_move(sym, m);
+    outcome.result = match outcome.result {
+        RootProof::Wins(m, plies) => RootProof::Wins(back(m), plies),
+        RootProof::Loses(m, plies) => RootProof::Loses(back(m), plies),
+        RootProof::GaveUp(losing) => RootProof::GaveUp(losing.into_iter().map(back).collect()),
+    };
+    Some(outcome)
+}
+
+/// [`prove_board`] in the canonical frame.
+fn prove_canonical(
+    b: &Board,
+    lines: &Lines,
+    syms: &Symmetries,
+    limit: Limit,
+) -> Option<RootOutcome> {
+    let mut moves = Vec::new();
+    b.moves(lines, &mut moves);
+    let mut children: Vec<_> = moves
+        .iter()
+        .map(|&m| {
+            let child = b.play(lines, m);
+            (child.move_count(lines), m, child)
+        })
+        .collect();
+    children.sort_unstable_by_key(|&(replies, m, _)| (replies, m.from, m.to));
+    let &(replies, first, _) = children.first()?;
+    if replies == 0 {
+        return Some(RootOutcome {
+            result: RootProof::Wins(first, 1),
+            nodes: 0,
+        });
+    }
+    let mut table = TABLE
+        .with(|t| t.take())
+        .or_else(|| ProofTable::new(TABLE_MIB))?;
+    table.clear();
+    let outcome = prove_children(&children, lines, syms, &mut table, limit);
+    TABLE.with(|t| t.set(Some(table)));
+    Some(outcome)
+}
+
+thread_local! {
+    /// The proof table of this thread's endgame proofs, kept between them and cleared before
+    /// each ([`ProofTable::clear`]): a fresh table would cost a page fault for nearly every
+    /// result it stores, milliseconds that a proof at `go movetime 50` does not have.
+    static TABLE: std::cell::Cell<Option<ProofTable>> = const { std::cell::Cell::new(None) };
+}
+
+/// Makes this thread's endgame table now, its memory committed: a Sight engine's worker calls
+/// it before its first job (with the books, [`super::book::load_for`]), so that no proof under a clock pays for
+/// the table's first use.
+pub fn warm_up() {
+    TABLE.with(|t| {
+        let mut table = t.take().or_else(|| ProofTable::new(TABLE_MIB));
+        if let Some(table) = table.as_mut() {
+            table.commit_memory();
+        }
+        t.set(table);
+    });
+}
+
+/// The root children's proofs of [`prove_canonical`], in their order, until one wins.
+fn prove_children(
+    children: &[(u32, Move, Board)],
+    lines: &Lines,
+    syms: &Symmetries,
+    table: &mut ProofTable,
+    limit: Limit,
+) -> RootOutcome {
+    let mut prover = Prover::new(lines, syms, table).with_limit(limit);
     let mut losing = Vec::new();
-    let mut longest = None;
-    for &(_, m, child) in &children {
+    let mut longest: Option<(u8, Move)> = None;
+    for &(_, m, child) in children {
         let Some(reply) = prover.try_prove(&child) else {
-            return Some(Proof::GaveUp(losing));
+            return RootOutcome {
+                result: RootProof::GaveUp(losing),
+                nodes: prover.nodes,
+            };
         };
         let plies = reply.dist.saturating_add(1);
         if !reply.win {
-            return proven(m, plies, true);
+            return RootOutcome {
+                result: RootProof::Wins(m, plies),
+                nodes: prover.nodes,
+            };
         }
-        losing.push(move_name(n, m));
+        losing.push(m);
         if longest.is_none_or(|(p, _)| plies > p) {
             longest = Some((plies, m));
         }
     }
-    let (plies, m) = longest?;
-    proven(m, plies, false)
+    // Every move was proven to lose (the root has moves: the caller checked).
+    let (plies, m) = longest.unwrap_or((0, children[0].1));
+    RootOutcome {
+        result: RootProof::Loses(m, plies),
+        nodes: prover.nodes,
+    }
 }
 
 #[cfg(test)]

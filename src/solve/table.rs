@@ -28,6 +28,9 @@ struct Entry {
     /// Bit 0 valid, bit 1 win, bits 2–7 work, 8–15 dist, 16–23 from, 24–31 to; from = 255
     /// with to = 255 is no move.
     data: u32,
+    /// The table's [`ProofTable::clear`] count when the entry was written: an entry of an
+    /// earlier one is empty (in the struct's padding: an entry stays 24 bytes).
+    generation: u32,
 }
 
 impl Entry {
@@ -35,8 +38,8 @@ impl Entry {
         (self.key_hi as u128) << 64 | self.key_lo as u128
     }
 
-    fn valid(&self) -> bool {
-        self.data & 1 == 1
+    fn valid(&self, generation: u32) -> bool {
+        self.data & 1 == 1 && self.generation == generation
     }
 
     fn work(&self) -> u32 {
@@ -82,6 +85,8 @@ pub struct ProofTable {
     entries: Vec<Entry>,
     buckets: usize,
     stored: u64,
+    /// How many times the table was cleared (wrapping): only entries of this one are live.
+    generation: u32,
 }
 
 impl ProofTable {
@@ -96,6 +101,7 @@ impl ProofTable {
             entries: zeroed_entries(buckets * WAYS)?,
             buckets,
             stored: 0,
+            generation: 0,
         })
     }
 
@@ -111,7 +117,7 @@ impl ProofTable {
         let start = self.bucket(key);
         let e = self.entries[start..start + WAYS]
             .iter()
-            .find(|e| e.valid() && e.key() == key)?;
+            .find(|e| e.valid(self.generation) && e.key() == key)?;
         let from = (e.data >> 16) as u8;
         let to = (e.data >> 24) as u8;
         Some(Proven {
@@ -125,16 +131,20 @@ impl ProofTable {
     #[inline]
     pub fn put(&mut self, key: u128, proven: Proven, nodes: u64) {
         let start = self.bucket(key);
+        let generation = self.generation;
         let bucket = &mut self.entries[start..start + WAYS];
-        let slot = match bucket.iter().position(|e| e.valid() && e.key() == key) {
+        let slot = match bucket
+            .iter()
+            .position(|e| e.valid(generation) && e.key() == key)
+        {
             Some(i) => i,
             None => {
                 let (i, e) = bucket
                     .iter()
                     .enumerate()
-                    .min_by_key(|(_, e)| if e.valid() { 1 + e.work() } else { 0 })
+                    .min_by_key(|(_, e)| if e.valid(generation) { 1 + e.work() } else { 0 })
                     .expect("a bucket has entries");
-                if !e.valid() {
+                if !e.valid(generation) {
                     self.stored += 1;
                 }
                 i
@@ -151,7 +161,28 @@ impl ProofTable {
                 | (proven.dist as u32) << 8
                 | (from as u32) << 16
                 | (to as u32) << 24,
+            generation,
         };
+    }
+
+    /// Empties the table at once, without writing its memory (pages already touched stay the
+    /// process's, so a table cleared and used again costs no page faults): the entries written
+    /// before are of an earlier generation and no longer count.
+    pub fn clear(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // After 2³² clears an entry could look current again: write them all empty.
+            self.entries.fill(Entry::default());
+        }
+        self.stored = 0;
+    }
+
+    /// Writes every entry (empty), so that the system commits the whole table now rather than
+    /// a page at a time as results are stored: for a table that is used again and again under
+    /// a clock, like the engine's endgame table.
+    pub fn commit_memory(&mut self) {
+        self.entries.fill(Entry::default());
+        self.stored = 0;
     }
 
     /// Entries in use.
@@ -202,6 +233,11 @@ mod tests {
         assert_eq!(t.get(0), Some(loss));
         assert_eq!(t.get(1), None);
         assert_eq!(t.get(99), Some(win));
+        // Cleared: nothing comes back, and the table fills again.
+        t.clear();
+        assert_eq!((t.get(0), t.get(99), t.stored()), (None, None, 0));
+        t.put(5, win, 1);
+        assert_eq!((t.get(5), t.stored()), (Some(win), 1));
     }
 
     /// The process's resident memory in KiB (`VmRSS` of `/proc/self/status`).

@@ -6,5 +6,6 @@ mod common;
 
 mod datagen;
 mod sight_certificate;
+mod sight_hints;
 mod sight_solved;
 mod sight_solver;
