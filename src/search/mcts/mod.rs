@@ -23,8 +23,13 @@
 //! (a proof need not be the shortest, so |N| can be larger). Other scores come from the best
 //! root move's value `q` through the inverse logistic: `cp = scale · ln(q / (1 − q))`.
 //!
-//! Limits: `nodes N` counts iterations and stops after exactly N of them (fewer only when the
-//! root is proven); `depth D` grows the tree at most D plies deep and stops once the principal
+//! Threads (`Threads` option, [`SearchParams::threads`]): N threads grow one tree
+//! (`threads.rs`), its statistics atomics; an iteration under way counts as a loss for the
+//! players choosing along its path (virtual loss, `Tree::select`), so that the threads
+//! spread out. One thread searches exactly as the search always did.
+//!
+//! Limits: `nodes N` counts iterations, all threads together, and stops after exactly N of
+//! them (fewer only when the root is proven); `depth D` grows the tree at most D plies deep and stops once the principal
 //! variation (the most visited line) is D plies long or ends in a proven result (`Searcher
 //! auto` gives a search limited by depth alone to alpha-beta); `movetime` and clocks stop at
 //! the time manager's soft target. The tree lives in arenas within a byte budget (the `Hash`
@@ -32,7 +37,8 @@
 //! there is, scoring its leaves by their static values, so every limit is honoured (only a
 //! search limited by `depth` alone, which a full tree could never satisfy, ends when the tree
 //! is full). Nothing is random and the clock only decides when to stop, so a search limited
-//! by nodes alone is reproducible. [`search_reusing`] keeps the tree for the next search,
+//! by nodes alone on one thread is reproducible (with several, the threads' interleaving is
+//! not). [`search_reusing`] keeps the tree for the next search,
 //! which goes on from the subtree of its position when the tree reaches it ([`reuse`]).
 
 mod arena;
