@@ -6,14 +6,17 @@
 //! capacity; only growing the capacity takes a lock (a few dozen times in a search). The
 //! capacities follow the rule the tree's `Vec`s followed when the search had one thread
 //! (doubling while there is room, never past half the room left, giving spare capacity back
-//! before failing), so one thread fills the budget at exactly the same point as before;
-//! memory is only allocated for the segments in use, which stay within the capacities.
+//! before failing), so one thread fills the budget at exactly the same point as before.
+//! Memory is allocated only for the segments in use: the lengths rounded up to a whole
+//! segment, which is 1,024 slots or 1/1,024 of the budget, whichever is more (never more
+//! than the budget holds).
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
-/// Segments at most per arena: each is at least [`MIN_SEGMENT`] slots, more in a big budget.
+/// Segments at most per arena: each is [`MIN_SEGMENT`] slots (fewer in a tiny budget), more
+/// in a big budget.
 const MAX_SEGMENTS: usize = 1024;
 /// Fewest slots in a segment.
 const MIN_SEGMENT: usize = 1024;
@@ -30,7 +33,7 @@ impl<T: Default> Segments<T> {
     pub fn new(max_len: usize) -> Self {
         let per = (max_len / MAX_SEGMENTS + 1)
             .next_power_of_two()
-            .max(MIN_SEGMENT);
+            .max(MIN_SEGMENT.min(max_len.next_power_of_two()));
         let count = max_len.div_ceil(per).max(1);
         Segments {
             segments: (0..count).map(|_| OnceLock::new()).collect(),
@@ -43,6 +46,24 @@ impl<T: Default> Segments<T> {
     pub fn get(&self, index: usize) -> Option<&T> {
         let segment = self.segments.get(index >> self.shift)?.get()?;
         segment.get(index & ((1 << self.shift) - 1))
+    }
+
+    /// The slots of `range` in order (fewer if a segment is not allocated): one look-up per
+    /// segment rather than per slot.
+    pub fn iter(&self, range: Range<usize>) -> impl Iterator<Item = &T> {
+        let mask = (1 << self.shift) - 1;
+        let mut start = range.start;
+        std::iter::from_fn(move || {
+            if start >= range.end {
+                return None;
+            }
+            let offset = start & mask;
+            let take = (mask + 1 - offset).min(range.end - start);
+            let segment = self.segments.get(start >> self.shift)?.get()?;
+            start += take;
+            segment.get(offset..offset + take)
+        })
+        .flatten()
     }
 
     /// Allocates the segments of `range` that are not yet; false if one is beyond the arena
@@ -248,6 +269,8 @@ mod tests {
         assert!(arena.allocate(1000..1030));
         assert!(arena.get(1029).is_some());
         assert!(arena.get(5000).is_none());
+        assert_eq!(arena.iter(1020..1030).count(), 10);
+        assert_eq!(arena.iter(2040..2050).count(), 8);
         assert!(!arena.allocate(9000..20_000));
     }
 

@@ -243,9 +243,19 @@ impl NodeSlot {
         }
     }
 
-    /// Iterations under way through the node.
-    pub fn in_flight(&self) -> u32 {
-        self.in_flight.load(Ordering::Relaxed)
+    /// What selection reads of a child, without a whole copy: its proven result, its value
+    /// to trust ([`Node::q`]), its visits and the iterations under way through it.
+    #[inline]
+    pub fn selection(&self) -> (Option<Outcome>, f64, u32, u32) {
+        let result = result_of(self.proof.load(Ordering::Acquire));
+        let r = Ordering::Relaxed;
+        let visits = self.visits.load(r);
+        let q = match result {
+            Some(o) => exact(o) as f64,
+            None if visits == 0 => f32::from_bits(self.value.load(r)) as f64,
+            None => f64::from_bits(self.sum.load(r)) / visits as f64,
+        };
+        (result, q, visits, self.in_flight.load(r))
     }
 
     /// An iteration enters the node (a virtual loss).

@@ -81,6 +81,13 @@ impl<M: Copy + PackedMove> Tree<M> {
         self.nodes.get(id as usize).unwrap_or(&NO_NODE)
     }
 
+    /// The edges of `node` with their ids.
+    fn edges_of(&self, node: &Node) -> impl Iterator<Item = (EdgeId, EdgeView)> {
+        let ids = node.edge_ids();
+        let slots = self.edges.iter(ids.start as usize..ids.end as usize);
+        ids.zip(slots.map(EdgeSlot::view))
+    }
+
     #[inline]
     fn edge_slot(&self, id: EdgeId) -> &EdgeSlot {
         self.edges.get(id as usize).unwrap_or(&NO_EDGE)
@@ -206,24 +213,21 @@ impl<M: Copy + PackedMove> Tree<M> {
         let fpu = (for_side(n.mean(), side) as f32 - fpu_reduction).max(0.0);
         let mut best = n.first_edge;
         let mut best_score = f32::NEG_INFINITY;
-        for e in n.edge_ids() {
-            let edge = self.edge(e);
+        for (e, edge) in self.edges_of(&n) {
             let (q, visits) = if edge.child == NO_CHILD {
                 (fpu, 0)
             } else {
-                let slot = self.slot(edge.child);
-                let child = slot.load();
-                if matches!(child.result, Some(Outcome::Win(p)) if p != side) {
+                let (result, q, v, in_flight) = self.slot(edge.child).selection();
+                if matches!(result, Some(Outcome::Win(p)) if p != side) {
                     continue;
                 }
-                match slot.in_flight() {
-                    0 => (for_side(child.q(), side) as f32, child.visits),
+                match in_flight {
+                    0 => (for_side(q, side) as f32, v),
                     k => {
-                        let v = child.visits;
                         let q = if v == 0 {
                             0.0
                         } else {
-                            for_side(child.q(), side) * v as f64 / (v as f64 + k as f64)
+                            for_side(q, side) * v as f64 / (v as f64 + k as f64)
                         };
                         (q as f32, v.saturating_add(k))
                     }
