@@ -341,5 +341,4 @@ fn rank(child: &Node, side: Player) -> (u8, i64, f64) {
 }
 
 #[cfg(test)]
-#[path = "tree_tests.rs"]
 mod tests;
