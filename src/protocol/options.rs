@@ -11,7 +11,7 @@ use crate::search::smp::MAX_THREADS;
 pub const VARIANT: &str = "UCI_Variant";
 /// `Hash`: transposition table size in MiB.
 pub const HASH: &str = "Hash";
-/// `Threads`: search threads sharing the transposition table (Lazy SMP).
+/// `Threads`: search threads sharing the transposition table (Lazy SMP) or one MCTS tree.
 pub const THREADS: &str = "Threads";
 /// `MultiPV`: number of best lines reported.
 pub const MULTIPV: &str = "MultiPV";

@@ -1,5 +1,6 @@
 //! The searchers in process: alpha-beta and MCTS on all three games (exact results against
-//! brute force, tactics, searches cut short, tree reuse) and the learned evaluations.
+//! brute force, tactics, searches cut short, tree reuse, several threads on one MCTS tree) and
+//! the learned evaluations.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -10,4 +11,5 @@ mod search_cut;
 mod search_isaac;
 mod search_mcts;
 mod search_mcts_reuse;
+mod search_mcts_threads;
 mod search_tactigon;

@@ -1,13 +1,16 @@
-//! One MCTS search over a game: expansion (evaluating every move), widening, the iteration
-//! (select, expand or evaluate, back up, prove) and what is reported (lines and scores).
+//! One thread of an MCTS search: expansion (evaluating every move), widening and the
+//! iteration (select, expand or evaluate, back up, prove) on the tree all threads share.
+//! Where threads meet, one wins: a leaf or a node to widen is claimed by the first thread to
+//! reach it (the others score the leaf by its static value, or choose among the edges there
+//! are), and an edge's child is set by the first thread to create one (the others' node stays
+//! unused).
 
 use std::cmp::Ordering;
 
 use super::tree::{Edge, EdgeId, NO_CHILD, Node, NodeId, Tree, exact, for_side};
-use super::{Config, MAX_LOGIT, squash, unsquash};
+use super::{Config, MAX_LOGIT, squash};
 use crate::game::{Outcome, Searchable};
 use crate::net::{Evaluator, GameNet};
-use crate::search::score::MATE;
 
 /// One move of a node being expanded, evaluated.
 #[derive(Clone, Copy)]
@@ -28,10 +31,10 @@ fn by_prior<M>(a: &Child<M>, b: &Child<M>) -> Ordering {
     b.logit.total_cmp(&a.logit).then(a.index.cmp(&b.index))
 }
 
-/// The state of one search: the tree and the scratch space every iteration reuses.
-pub struct Mcts<G: Searchable> {
+/// One thread's search: the shared tree and the scratch space every iteration reuses.
+pub struct Mcts<'t, G: Searchable> {
     /// The tree.
-    pub tree: Tree<G::Move>,
+    tree: &'t Tree<G::Move>,
     /// Nodes of the iteration under way, root first.
     path: Vec<NodeId>,
     moves: Vec<G::Move>,
@@ -40,55 +43,52 @@ pub struct Mcts<G: Searchable> {
     softmax: (f32, f32),
     config: Config,
     max_depth: u32,
-    /// Iterations done.
-    pub iterations: u64,
-    /// The deepest ply an iteration reached.
+    /// Whether iterations mark their path with a virtual loss (several threads).
+    virtual_loss: bool,
+    /// The deepest ply an iteration of this thread reached.
     pub seldepth: u32,
     /// The static evaluation: the game's own, or a net.
     eval: Evaluator<G>,
 }
 
-impl<G: Searchable> Mcts<G> {
-    /// A search with the tree within `budget` bytes and `max_depth` plies.
-    pub fn new(budget: usize, max_depth: u32, config: Config) -> Self {
+impl<'t, G: Searchable> Mcts<'t, G> {
+    /// A thread's search of `tree`, at most `max_depth` plies deep, evaluating with `net`
+    /// (`None`: the game's hand-written evaluation); with `virtual_loss` when it is one of
+    /// several threads.
+    pub fn new(
+        tree: &'t Tree<G::Move>,
+        max_depth: u32,
+        config: Config,
+        net: Option<&GameNet<G>>,
+        virtual_loss: bool,
+    ) -> Self {
         Mcts {
-            tree: Tree::new(budget),
+            tree,
             path: Vec::new(),
             moves: Vec::new(),
             children: Vec::new(),
             softmax: (1.0, 0.0),
             config,
             max_depth,
-            iterations: 0,
+            virtual_loss,
             seldepth: 0,
-            eval: Evaluator::Hand,
+            eval: Evaluator::new(net),
         }
     }
 
-    /// Evaluates with `net` (`None`: the game's hand-written evaluation).
-    pub fn set_net(&mut self, net: Option<&GameNet<G>>) {
-        self.eval = Evaluator::new(net);
-    }
-
-    /// A search that goes on from `tree`, whose root is expanded (see [`super::reuse`]).
-    pub fn resume(tree: Tree<G::Move>, max_depth: u32, config: Config) -> Self {
-        Mcts {
-            tree,
-            ..Mcts::new(0, max_depth, config)
-        }
-    }
-
-    /// Creates the root with an edge for each of `moves`; false if even that does not fit.
+    /// Creates the root of an empty tree with an edge for each of `moves`; false if even that
+    /// does not fit.
     pub fn start(&mut self, root: &G, moves: &[G::Move]) -> bool {
-        if !self.tree.reserve(1, 0) {
+        let Some((id, _)) = self.tree.alloc(1, 0) else {
             return false;
-        }
+        };
         let side = root.side_to_move();
         let value = squash(self.eval.evaluate(root, 0), side, self.config.scale);
-        self.tree.push_node(Node::leaf(side, value));
+        self.tree.init_node(id, &Node::leaf(side, value));
         self.moves.clear();
         self.moves.extend_from_slice(moves);
-        self.expand(0, root, usize::MAX).is_some()
+        self.tree.slot(id).claim_expansion();
+        self.expand(id, root, usize::MAX).is_some()
     }
 
     /// Plays and evaluates every move of `self.moves` from `pos` into `self.children`, and
@@ -159,48 +159,66 @@ impl<G: Searchable> Mcts<G> {
         self.prior(self.children[keep].logit)
     }
 
-    /// Appends edges for `children[from..to]` (children that end the game get their node at
-    /// once); `old` gives the child nodes of the first edges, when re-expanding. Room must have
-    /// been reserved. Returns whether one of them wins for `side`.
-    fn push_edges(&mut self, to: usize, old: Option<(EdgeId, usize)>, side_wins: Outcome) -> bool {
+    /// Writes edges `first_edge..` for `children[..to]`, and nodes `first_node..` for the
+    /// children that end the game (their node at once); `old` gives the child nodes of the
+    /// first edges, when re-expanding. The room was taken. Returns whether one of them wins for
+    /// `side`.
+    fn push_edges(
+        &mut self,
+        to: usize,
+        (first_node, first_edge): (NodeId, EdgeId),
+        old: Option<(EdgeId, usize)>,
+        side_wins: Outcome,
+    ) -> bool {
+        let tree = self.tree;
         let mut won = false;
+        let mut next_node = first_node;
         for i in 0..to {
             let c = self.children[i];
             let child = match (old, c.outcome) {
                 (Some((first, count)), _) if i < count => {
-                    let edge = &self.tree.edges[first as usize + i];
-                    debug_assert!(edge.mv == c.mv, "re-expansion keeps the order");
-                    edge.child
+                    let e = first + i as EdgeId;
+                    debug_assert!(
+                        tree.edge_move(e) == Some(c.mv),
+                        "re-expansion keeps the order"
+                    );
+                    tree.edge(e).child
                 }
                 (_, Some(o)) => {
                     won |= o == side_wins;
-                    self.tree.push_node(Node::terminal(o))
+                    tree.init_node(next_node, &Node::terminal(o));
+                    next_node += 1;
+                    next_node - 1
                 }
                 (_, None) => NO_CHILD,
             };
             let prior = self.prior(c.logit);
-            self.tree.edges.push(Edge {
+            let edge = Edge {
                 mv: c.mv,
                 prior,
                 value: c.value,
                 child,
-            });
+            };
+            tree.init_edge(first_edge + i as EdgeId, &edge);
         }
         won
     }
 
-    /// Expands `node` (position `pos`) over the moves in `self.moves`, with edges for the best
-    /// `keep` of them by prior: evaluates every move, creates nodes for the stored children
-    /// that end the game and proves `node` if they decide it. Returns the leaf value (player
-    /// one's view), or `None` if the edges do not fit in the budget (the node stays a leaf).
+    /// Expands `node` (position `pos`, its expansion claimed) over the moves in `self.moves`,
+    /// with edges for the best `keep` of them by prior: evaluates every move, creates nodes for
+    /// the stored children that end the game and proves `node` if they decide it. Returns the
+    /// leaf value (player one's view), or `None` if the edges do not fit in the budget (the
+    /// node stays a leaf).
     fn expand(&mut self, node: NodeId, pos: &G, keep: usize) -> Option<f64> {
+        let tree = self.tree;
+        let slot = tree.slot(node);
         let side = pos.side_to_move();
         if self.moves.is_empty() {
             // The rules promise a move whenever the game is not over; score it as lost if not.
-            let n = &mut self.tree.nodes[node as usize];
-            n.result = Some(Outcome::Win(side.opponent()));
-            n.expanded = true;
-            return Some(n.q());
+            let lost = Outcome::Win(side.opponent());
+            slot.set_proof(lost, tree.node(node).dist);
+            slot.end_expansion(true);
+            return Some(exact(lost) as f64);
         }
         let best = self.evaluate_children(pos);
         let keep = keep.clamp(1, self.children.len());
@@ -209,20 +227,17 @@ impl<G: Searchable> Mcts<G> {
             .iter()
             .filter(|c| c.outcome.is_some())
             .count();
-        if !self.tree.reserve(terminals, keep) {
+        let Some(first) = tree.alloc(terminals, keep) else {
+            slot.end_expansion(false);
             return None;
-        }
-        let first_edge = self.tree.edges.len() as EdgeId;
-        let won = self.push_edges(keep, None, Outcome::Win(side));
-        let n = &mut self.tree.nodes[node as usize];
-        n.first_edge = first_edge;
-        n.edge_count = keep as u32;
-        n.next_prior = next_prior;
-        n.expanded = true;
+        };
+        let won = self.push_edges(keep, first, None, Outcome::Win(side));
+        tree.set_edges(node, first.1, keep as u32, next_prior);
+        slot.end_expansion(true);
         if won || (next_prior == 0.0 && terminals == keep) {
-            self.tree.update_proof(node);
+            tree.update_proof(node);
         }
-        let n = &self.tree.nodes[node as usize];
+        let n = tree.node(node);
         Some(match n.result {
             Some(o) => exact(o) as f64,
             None if self.config.one_ply_leaf => for_side(best, side),
@@ -230,31 +245,55 @@ impl<G: Searchable> Mcts<G> {
         })
     }
 
-    /// Gives `node` (position `pos`, expanded with its best moves only) an edge for every
-    /// move: its edges move to the end of the arena, in the same order, followed by the rest.
-    /// Returns false if they do not fit.
-    fn widen(&mut self, node: NodeId, pos: &G) -> bool {
+    /// Gives `node` (position `pos`, expanded with its best moves only, its widening claimed)
+    /// an edge for every move: its edges are copied to new room, in the same order, followed
+    /// by the rest. Returns the edge of the best move that had none, or `None` if they do not
+    /// fit or another thread widened the node first. Ends the claim.
+    fn widen(&mut self, node: NodeId, pos: &G) -> Option<EdgeId> {
+        let widened = self.widen_claimed(node, pos);
+        self.tree.slot(node).end_widening();
+        widened
+    }
+
+    fn widen_claimed(&mut self, node: NodeId, pos: &G) -> Option<EdgeId> {
+        let tree = self.tree;
+        let n = tree.node(node);
+        if n.next_prior == 0.0 {
+            return None;
+        }
         pos.search_moves(&mut self.moves);
         self.evaluate_children(pos);
         self.order(usize::MAX);
-        let n = self.tree.nodes[node as usize];
         let old_count = n.edge_count as usize;
         let all = self.children.len();
         let terminals = self.children[old_count.min(all)..]
             .iter()
             .filter(|c| c.outcome.is_some())
             .count();
-        if all <= old_count || !self.tree.reserve(terminals, all) {
-            return false;
+        if all <= old_count {
+            return None;
         }
-        let first_edge = self.tree.edges.len() as EdgeId;
-        self.push_edges(all, Some((n.first_edge, old_count)), Outcome::Win(n.side));
-        let n = &mut self.tree.nodes[node as usize];
-        n.first_edge = first_edge;
-        n.edge_count = all as u32;
-        n.next_prior = 0.0;
-        self.tree.update_proof(node);
-        true
+        let first = tree.alloc(terminals, all)?;
+        let old = (n.first_edge, old_count);
+        self.push_edges(all, first, Some(old), Outcome::Win(n.side));
+        tree.set_edges(node, first.1, all as u32, 0.0);
+        // A child another thread gave an old edge while they were copied.
+        for i in 0..old_count as EdgeId {
+            let child = tree.edge(old.0 + i).child;
+            if child != NO_CHILD {
+                tree.set_child(first.1 + i, child);
+            }
+        }
+        tree.update_proof(node);
+        Some(first.1 + n.edge_count)
+    }
+
+    /// Marks `node` as on the path of the iteration under way.
+    fn enter(&mut self, node: NodeId) {
+        self.path.push(node);
+        if self.virtual_loss {
+            self.tree.slot(node).enter();
+        }
     }
 
     /// One iteration: select a path, expand or evaluate its leaf, back the value up and
@@ -266,123 +305,75 @@ impl<G: Searchable> Mcts<G> {
             initial_edges,
             ..
         } = self.config;
+        let tree = self.tree;
         pos.clone_from(root);
         self.path.clear();
-        self.path.push(0);
+        self.enter(0);
         let mut node: NodeId = 0;
         let mut ply = 0;
         let mut proven = false;
         let value = loop {
-            let n = self.tree.nodes[node as usize];
+            let n = tree.node(node);
             if let Some(o) = n.result {
                 // The parent may be decided now (its other children were decided earlier).
                 proven = true;
                 break exact(o) as f64;
             }
             if !n.expanded {
-                if ply < self.max_depth && !self.tree.full {
+                // Another thread expanding this leaf: its static value will do.
+                if ply < self.max_depth && !tree.is_full() && tree.slot(node).claim_expansion() {
                     pos.search_moves(&mut self.moves);
                     if let Some(v) = self.expand(node, pos, initial_edges) {
-                        proven = self.tree.nodes[node as usize].result.is_some();
+                        proven = tree.node(node).result.is_some();
                         break v;
                     }
                 }
                 break n.value as f64;
             }
-            let (mut e, widen) = self.tree.select(node, c_puct, fpu_reduction);
-            if widen && !self.tree.full && self.widen(node, pos) {
-                if let Some(o) = self.tree.nodes[node as usize].result {
+            let (mut e, widen) = tree.select(node, c_puct, fpu_reduction);
+            if widen
+                && !tree.is_full()
+                && tree.slot(node).claim_widening()
+                && let Some(first_new) = self.widen(node, pos)
+            {
+                if let Some(o) = tree.node(node).result {
                     proven = true;
                     break exact(o) as f64;
                 }
                 // The best move that had no edge is the first of the new ones.
-                e = self.tree.nodes[node as usize].first_edge + n.edge_count;
+                e = first_new;
             }
-            let edge = self.tree.edges[e as usize];
-            pos.play(edge.mv);
+            let edge = tree.edge(e);
+            let Some(mv) = tree.edge_move(e) else {
+                break edge.value as f64;
+            };
+            pos.play(mv);
             ply += 1;
             if edge.child == NO_CHILD {
-                if !self.tree.reserve(1, 0) {
+                let Some((child, _)) = tree.alloc(1, 0) else {
                     break edge.value as f64;
-                }
-                let side = pos.side_to_move();
-                let child = self.tree.push_node(Node::leaf(side, edge.value));
-                self.tree.edges[e as usize].child = child;
-                node = child;
+                };
+                tree.init_node(child, &Node::leaf(pos.side_to_move(), edge.value));
+                node = tree.set_child(e, child);
             } else {
                 node = edge.child;
             }
-            self.path.push(node);
+            self.enter(node);
         };
-        self.iterations += 1;
         self.seldepth = self.seldepth.max(ply);
         for &id in &self.path {
-            let n = &mut self.tree.nodes[id as usize];
-            // A node that has seen 2³² − 1 visits keeps its mean (hours of search on a full
-            // tree): sum and visits stop together.
-            if n.visits < u32::MAX {
-                n.visits += 1;
-                n.sum += value;
+            let slot = tree.slot(id);
+            slot.add_visit(value);
+            if self.virtual_loss {
+                slot.leave();
             }
         }
         if proven {
             for &id in self.path.iter().rev().skip(1) {
-                if !self.tree.update_proof(id) {
+                if !tree.update_proof(id) {
                     break;
                 }
             }
-        }
-    }
-
-    /// The most visited line from root edge `edge` on.
-    pub fn line(&self, mut edge: EdgeId) -> Vec<G::Move> {
-        let mut pv = Vec::new();
-        loop {
-            let e = &self.tree.edges[edge as usize];
-            pv.push(e.mv);
-            if e.child == NO_CHILD || !self.tree.nodes[e.child as usize].expanded {
-                break;
-            }
-            match self.tree.best_edge(e.child) {
-                Some(next) if self.tree.edges[next as usize].child != NO_CHILD => edge = next,
-                _ => break,
-            }
-        }
-        pv
-    }
-
-    /// Whether the principal variation is `depth` plies long or ends in a proven result.
-    pub fn pv_reaches(&self, depth: u32) -> bool {
-        let mut node: NodeId = 0;
-        for _ in 0..depth {
-            if self.tree.nodes[node as usize].result.is_some() {
-                return true;
-            }
-            let best = self.tree.best_edge(node);
-            match best.map(|e| self.tree.edges[e as usize].child) {
-                Some(child) if child != NO_CHILD => node = child,
-                _ => return false,
-            }
-        }
-        true
-    }
-
-    /// The score of root edge `edge` from the root side's view, in alpha-beta's internal units
-    /// (mate scores count plies from the root).
-    pub fn edge_score(&self, edge: EdgeId) -> i32 {
-        let side = self.tree.nodes[0].side;
-        let scale = self.config.scale;
-        let e = &self.tree.edges[edge as usize];
-        if e.child == NO_CHILD {
-            return unsquash(for_side(e.value as f64, side), scale);
-        }
-        let child = &self.tree.nodes[e.child as usize];
-        let plies = child.dist as i32 + 1;
-        match child.result {
-            Some(Outcome::Win(p)) if p == side => MATE - plies,
-            Some(Outcome::Win(_)) => -(MATE - plies),
-            Some(Outcome::Draw) => 0,
-            None => unsquash(for_side(child.mean(), side), scale),
         }
     }
 }

@@ -23,8 +23,13 @@
 //! (a proof need not be the shortest, so |N| can be larger). Other scores come from the best
 //! root move's value `q` through the inverse logistic: `cp = scale · ln(q / (1 − q))`.
 //!
-//! Limits: `nodes N` counts iterations and stops after exactly N of them (fewer only when the
-//! root is proven); `depth D` grows the tree at most D plies deep and stops once the principal
+//! Threads (`Threads` option, [`SearchParams::threads`]): N threads grow one tree
+//! (`threads.rs`), its statistics atomics; an iteration under way counts as a loss for the
+//! players choosing along its path (virtual loss, `Tree::select`), so that the threads
+//! spread out. One thread searches exactly as the search always did.
+//!
+//! Limits: `nodes N` counts iterations, all threads together, and stops after exactly N of
+//! them (fewer only when the root is proven); `depth D` grows the tree at most D plies deep and stops once the principal
 //! variation (the most visited line) is D plies long or ends in a proven result (`Searcher
 //! auto` gives a search limited by depth alone to alpha-beta); `movetime` and clocks stop at
 //! the time manager's soft target. The tree lives in arenas within a byte budget (the `Hash`
@@ -32,22 +37,30 @@
 //! there is, scoring its leaves by their static values, so every limit is honoured (only a
 //! search limited by `depth` alone, which a full tree could never satisfy, ends when the tree
 //! is full). Nothing is random and the clock only decides when to stop, so a search limited
-//! by nodes alone is reproducible. [`search_reusing`] keeps the tree for the next search,
+//! by nodes alone on one thread is reproducible (with several, the threads' interleaving is
+//! not). [`search_reusing`] keeps the tree for the next search,
 //! which goes on from the subtree of its position when the tree reaches it ([`reuse`]).
 
+mod arena;
 mod driver;
+mod node;
+mod report;
 pub mod reuse;
+mod threads;
 mod tree;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::score::MATE_BOUND;
-use super::{Score, SearchInfo, SearchParams, SearchResult};
+use super::smp::MAX_THREADS;
+use super::{SearchInfo, SearchParams, SearchResult};
 use crate::game::{Player, Searchable};
 use driver::Mcts;
+use report::{Totals, infos};
 pub use reuse::KeptTree;
-use tree::for_side;
+use threads::Shared;
+use tree::{Tree, for_side};
 
 /// The tunable constants of the search.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -90,7 +103,7 @@ const MAX_TREE_DEPTH: u32 = 1000;
 /// Prior logits are clamped to ± this (a finished game is at one end).
 pub(crate) const MAX_LOGIT: f32 = 30.0;
 /// Iterations run before any time limit is looked at (about half a millisecond in Isaac).
-const MIN_ITERATIONS: u64 = 16;
+pub(crate) const MIN_ITERATIONS: u64 = 16;
 /// Longest time between two `info` lines (they also come at every power of two iterations).
 const REPORT_INTERVAL: Duration = Duration::from_secs(1);
 
@@ -106,31 +119,6 @@ fn unsquash(q: f64, scale: f32) -> i32 {
     let cp = scale as f64 * (q / (1.0 - q)).ln();
     cp.round()
         .clamp(-(MATE_BOUND - 1) as f64, (MATE_BOUND - 1) as f64) as i32
-}
-
-/// The best `lines` root lines as `info` reports.
-fn infos<G: Searchable>(mcts: &Mcts<G>, lines: usize, start: Instant) -> Vec<SearchInfo<G::Move>> {
-    let ranked = mcts.tree.ranked_edges(0);
-    let elapsed = start.elapsed();
-    let shown = lines.min(ranked.len());
-    ranked[..shown]
-        .iter()
-        .enumerate()
-        .map(|(i, &e)| {
-            let pv = mcts.line(e);
-            SearchInfo {
-                depth: pv.len() as u32,
-                seldepth: mcts.seldepth.max(1),
-                multipv: (lines > 1).then_some(i + 1),
-                score: Score::from_internal(mcts.edge_score(e)),
-                nodes: mcts.iterations,
-                nps: (mcts.iterations as u128 * 1000 / elapsed.as_millis().max(1)) as u64,
-                time_ms: elapsed.as_millis() as u64,
-                hashfull: mcts.tree.permille(),
-                pv,
-            }
-        })
-        .collect()
 }
 
 /// Searches `root` by MCTS within `params` and returns the best move, like
@@ -189,11 +177,9 @@ pub fn search_with<G: Searchable>(
     let Some(&first) = moves.first() else {
         return result;
     };
-    // No iteration to finish: the search stops at the time manager's target (the hard
-    // deadline if there is none), but not before MIN_ITERATIONS iterations, so that a target
-    // of 0 in time trouble still chooses by search, as alpha-beta's depth 1 does.
+    // No iteration to finish: the search stops at the time manager's target (see
+    // `Shared::over`).
     let deadlines = limits.deadlines(start, params.overhead_ms, root.moves_left_estimate());
-    let past = |d: Option<Instant>| d.is_some_and(|d| Instant::now() >= d);
     let max_depth = limits
         .depth
         .unwrap_or(MAX_TREE_DEPTH)
@@ -207,62 +193,54 @@ pub fn search_with<G: Searchable>(
         kept.take_for(root, budget)
     };
     let net = super::game_net::<G>(params, root);
-    let mut mcts = match reused {
-        Some(tree) => {
-            let mut mcts = Mcts::resume(tree, max_depth, config);
-            mcts.set_net(net.as_ref());
-            mcts
-        }
-        None => {
-            let mut mcts = Mcts::new(budget, max_depth, config);
-            mcts.set_net(net.as_ref());
-            if !mcts.start(root, &moves) {
-                result.best = Some(first);
-                return result;
-            }
-            mcts
-        }
+    let threads = params.threads.clamp(1, MAX_THREADS);
+    let fresh = reused.is_none();
+    let tree = reused.unwrap_or_else(|| Tree::new(budget));
+    let mut mcts = Mcts::new(&tree, max_depth, config, net.as_ref(), threads > 1);
+    if fresh && !mcts.start(root, &moves) {
+        result.best = Some(first);
+        return result;
+    }
+    let shared = Shared::new(&tree, limits, deadlines, max_depth, stop);
+    let totals = |shared: &Shared<G>| Totals {
+        iterations: shared.iterations(),
+        seldepth: shared.seldepth(),
+        start,
+        scale: config.scale,
     };
-    let mut pos = root.clone();
     let mut next_report = 1u64;
     let mut last_report = start;
     let mut reported_at = None;
-    loop {
-        let done = mcts.tree.nodes[0].result.is_some()
-            || stop.load(Ordering::Relaxed)
-            || limits.nodes.is_some_and(|n| mcts.iterations >= n)
-            || (mcts.iterations >= MIN_ITERATIONS && past(deadlines.soft.or(deadlines.hard)))
-            || (mcts.tree.full && limits.depth_only())
-            || (limits.depth.is_some() && mcts.pv_reaches(max_depth));
-        if done {
-            break;
-        }
-        mcts.iterate(root, &mut pos);
-        if mcts.iterations >= next_report || last_report.elapsed() >= REPORT_INTERVAL {
-            while next_report <= mcts.iterations {
-                next_report *= 2;
+    std::thread::scope(|scope| {
+        shared.spawn_helpers(scope, root, config, net.as_ref(), threads);
+        shared.run(&mut mcts, root, &mut |done| {
+            if done >= next_report || last_report.elapsed() >= REPORT_INTERVAL {
+                while next_report <= done {
+                    next_report *= 2;
+                }
+                last_report = Instant::now();
+                reported_at = Some(done);
+                infos(&tree, lines, &totals(&shared))
+                    .into_iter()
+                    .for_each(&mut *report);
             }
-            last_report = Instant::now();
-            reported_at = Some(mcts.iterations);
-            infos(&mcts, lines, start)
-                .into_iter()
-                .for_each(&mut *report);
-        }
-    }
-    let infos = infos(&mcts, lines, start);
+        });
+    });
+    let totals = totals(&shared);
+    let infos = infos(&tree, lines, &totals);
     let Some(best) = infos.first() else {
         result.best = Some(first);
         return result;
     };
     result.best = best.pv.first().copied();
     result.score = Some(best.score);
-    result.nodes = mcts.iterations;
+    result.nodes = totals.iterations;
     result.depth = best.depth;
-    if reported_at != Some(mcts.iterations) {
+    if reported_at != Some(totals.iterations) {
         infos.into_iter().for_each(report);
     }
     if !restricted {
-        kept.keep(root, mcts.tree);
+        kept.keep(root, tree);
     }
     result
 }

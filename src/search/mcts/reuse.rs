@@ -48,7 +48,7 @@ impl<G: Searchable> KeptTree<G> {
     /// within the same `budget`; else drops it. Either way nothing is kept afterwards.
     pub(super) fn take_for(&mut self, root: &G, budget: usize) -> Option<Tree<G::Move>> {
         let (kept_root, mut tree) = self.kept.take()?;
-        if tree.budget() != budget || tree.nodes.is_empty() {
+        if tree.budget() != budget || tree.node_count() == 0 {
             return None;
         }
         let node = find(&tree, &kept_root, root)?;
@@ -64,7 +64,7 @@ fn find<G: Game>(tree: &Tree<G::Move>, kept_root: &G, target: &G) -> Option<Node
     let mut queue = VecDeque::from([(0 as NodeId, kept_root.clone(), 0u32)]);
     let mut looked_at = 0;
     while let Some((id, pos, ply)) = queue.pop_front() {
-        let node = &tree.nodes[id as usize];
+        let node = tree.node(id);
         if !node.expanded {
             continue;
         }
@@ -76,11 +76,11 @@ fn find<G: Game>(tree: &Tree<G::Move>, kept_root: &G, target: &G) -> Option<Node
             continue;
         }
         for e in node.edge_ids() {
-            let edge = &tree.edges[e as usize];
-            if edge.child != NO_CHILD {
-                let mut child = pos.clone();
-                child.play(edge.mv);
-                queue.push_back((edge.child, child, ply + 1));
+            let child = tree.edge(e).child;
+            if let (true, Some(mv)) = (child != NO_CHILD, tree.edge_move(e)) {
+                let mut pos = pos.clone();
+                pos.play(mv);
+                queue.push_back((child, pos, ply + 1));
             }
         }
     }

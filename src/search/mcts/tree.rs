@@ -1,236 +1,149 @@
-//! The search tree of [`super::search`]: nodes and edges in two arenas (`Vec`s indexed by
-//! `u32`), grown only by expansion and never past a byte budget. Nothing here knows the game:
-//! values are stored in absolute terms (player one's winning chance in `[0, 1]`) and proven
-//! results as [`Outcome`]s, so a player who moves several times in a row needs no special
-//! case anywhere.
+//! The search tree of [`super::search`]: nodes and edges in two arenas indexed by `u32`
+//! ([`super::arena`]), grown only by expansion and never past a byte budget, and shared by
+//! the search threads: every slot is atomics ([`super::node`]), so threads read and write it
+//! through `&Tree`. Nothing here knows the game: values are stored in absolute terms (player
+//! one's winning chance in `[0, 1]`) and proven results as [`Outcome`]s, so a player who moves
+//! several times in a row needs no special case anywhere.
+//!
+//! Iterations under way through a node count as losses for the player choosing it (virtual
+//! loss, see [`Tree::select`]), so that threads spread over the tree instead of all walking
+//! the same line; one thread never sees a virtual loss.
 
+use std::marker::PhantomData;
 use std::mem::size_of;
 
-use crate::game::{Outcome, Player};
-
-/// Index of a node in the arena. The root is node 0, so 0 also means "no child yet".
-pub type NodeId = u32;
-/// Index of an edge in the arena.
-pub type EdgeId = u32;
-
-/// What an edge holds instead of a child before the edge is first visited.
-pub const NO_CHILD: NodeId = 0;
-
-/// A move out of an expanded node, with what the expansion learnt about it.
-#[derive(Clone, Copy, Debug)]
-pub struct Edge<M> {
-    /// The move.
-    pub mv: M,
-    /// Prior probability of the move among its siblings (a softmax of their evaluations).
-    pub prior: f32,
-    /// Static value of the position after the move: player one's winning chance.
-    pub value: f32,
-    /// The child node once the edge has been visited, else [`NO_CHILD`].
-    pub child: NodeId,
-}
-
-/// A position in the tree. Its moves are the edges `first_edge..first_edge + edge_count`.
-#[derive(Clone, Copy, Debug)]
-pub struct Node {
-    /// Sum of the values backed up through this node, player one's view.
-    pub sum: f64,
-    /// The first of its edges.
-    pub first_edge: EdgeId,
-    /// How many edges it has (0 until expanded).
-    pub edge_count: u32,
-    /// Iterations that went through this node.
-    pub visits: u32,
-    /// Static value of the position, player one's view.
-    pub value: f32,
-    /// Prior of the best move left out of the edges (see [`Tree::select`]); 0 when every move
-    /// has an edge.
-    pub next_prior: f32,
-    /// Plies to the end of the game under best play, once `result` is known.
-    pub dist: u16,
-    /// Whose turn it is in this position.
-    pub side: Player,
-    /// The proven result: the game is over here, or best play from here is known to lead to it.
-    pub result: Option<Outcome>,
-    /// Whether its edges exist.
-    pub expanded: bool,
-}
-
-impl Node {
-    /// A fresh leaf: `side` to move, static value `value`.
-    pub fn leaf(side: Player, value: f32) -> Node {
-        Node {
-            sum: 0.0,
-            first_edge: 0,
-            edge_count: 0,
-            visits: 0,
-            value,
-            next_prior: 0.0,
-            dist: 0,
-            side,
-            result: None,
-            expanded: false,
-        }
-    }
-
-    /// A finished game.
-    pub fn terminal(outcome: Outcome) -> Node {
-        Node {
-            result: Some(outcome),
-            ..Node::leaf(Player::One, exact(outcome))
-        }
-    }
-
-    /// The mean backed-up value, player one's view (the static value before any visit).
-    pub fn mean(&self) -> f64 {
-        if self.visits == 0 {
-            self.value as f64
-        } else {
-            self.sum / self.visits as f64
-        }
-    }
-
-    /// The value to trust for this node: exact once proven, else the mean.
-    pub fn q(&self) -> f64 {
-        match self.result {
-            Some(o) => exact(o) as f64,
-            None => self.mean(),
-        }
-    }
-
-    /// The edge ids of this node.
-    pub fn edge_ids(&self) -> std::ops::Range<EdgeId> {
-        self.first_edge..self.first_edge + self.edge_count
-    }
-}
-
-/// Player one's value of a finished game: 1 won, 0 lost, ½ drawn.
-pub fn exact(outcome: Outcome) -> f32 {
-    match outcome {
-        Outcome::Win(Player::One) => 1.0,
-        Outcome::Win(Player::Two) => 0.0,
-        Outcome::Draw => 0.5,
-    }
-}
-
-/// A value in player one's view seen by `side` (both ways: the map is its own inverse).
-#[inline]
-pub fn for_side(value: f64, side: Player) -> f64 {
-    match side {
-        Player::One => value,
-        Player::Two => 1.0 - value,
-    }
-}
-
-/// How a child ranks for the player choosing it: proven wins first (the shortest first),
-/// then unproven and drawn children by visits and value, proven losses last (the longest
-/// first).
-fn rank(child: &Node, side: Player) -> (u8, i64, f64) {
-    match child.result {
-        Some(Outcome::Win(p)) if p == side => (2, -(child.dist as i64), 0.0),
-        Some(Outcome::Win(_)) => (0, child.dist as i64, 0.0),
-        _ => (1, child.visits as i64, for_side(child.q(), side)),
-    }
-}
+use super::arena::{Room, Segments};
+pub use super::node::{Edge, EdgeId, EdgeView, NO_CHILD, Node, NodeId, exact, for_side};
+use super::node::{EdgeSlot, NodeSlot};
+use crate::game::{Outcome, PackedMove, Player};
 
 /// The arenas and their byte budget.
 pub struct Tree<M> {
-    /// All nodes; node 0 is the root.
-    pub nodes: Vec<Node>,
-    /// All edges, each node's contiguous.
-    pub edges: Vec<Edge<M>>,
-    budget: usize,
-    /// Set once a request for room failed: the tree stops growing.
-    pub full: bool,
+    nodes: Segments<NodeSlot>,
+    edges: Segments<EdgeSlot>,
+    room: Room,
+    moves: PhantomData<M>,
 }
 
-/// Grows `v` so that it holds `needed` elements, never past `max_len`: doubling while there is
-/// room, but never taking more than half the room left beyond `needed`, so that the other
-/// arena can still grow and the budget fills up before growth fails.
-fn grow<T>(v: &mut Vec<T>, needed: usize, max_len: usize) -> bool {
-    if needed <= v.capacity() {
-        return true;
-    }
-    if needed > max_len {
-        return false;
-    }
-    let doubled = v.capacity().saturating_mul(2).max(1024);
-    let target = doubled.min(needed + (max_len - needed) / 2).max(needed);
-    v.try_reserve_exact(target - v.len()).is_ok()
-}
+/// What reading a slot beyond the arena gives (never happens: ids come from the arena).
+static NO_NODE: NodeSlot = NodeSlot::empty();
+static NO_EDGE: EdgeSlot = EdgeSlot::empty();
 
-impl<M: Copy> Tree<M> {
-    /// An empty tree that will never hold more than `budget` bytes of nodes and edges.
+impl<M: Copy + PackedMove> Tree<M> {
+    /// An empty tree that will never hold more than `budget` bytes of nodes and edges (counted
+    /// as [`Node`]s and [`Edge`]s).
     pub fn new(budget: usize) -> Self {
-        Tree {
-            nodes: Vec::new(),
-            edges: Vec::new(),
-            budget,
-            full: false,
-        }
-    }
-
-    /// Bytes of arena allocated so far.
-    fn allocated(&self) -> usize {
-        self.nodes.capacity() * size_of::<Node>() + self.edges.capacity() * size_of::<Edge<M>>()
-    }
-
-    /// Permille of the budget in use.
-    pub fn permille(&self) -> u32 {
-        let used = self.nodes.len() * size_of::<Node>() + self.edges.len() * size_of::<Edge<M>>();
-        (used as u128 * 1000 / self.budget.max(1) as u128).min(1000) as u32
-    }
-
-    /// Makes room for `nodes` more nodes and `edges` more edges within the budget; on failure
-    /// marks the tree full and returns false. A full tree stays full.
-    pub fn reserve(&mut self, nodes: usize, edges: usize) -> bool {
-        if self.full {
-            return false;
-        }
-        let need_n = self.nodes.len() + nodes;
-        let need_e = self.edges.len() + edges;
-        let ok = self.grow_both(need_n, need_e) || {
-            // One arena's spare capacity may be what the other needs: give it back, try again.
-            self.nodes.shrink_to(need_n);
-            self.edges.shrink_to(need_e);
-            self.grow_both(need_n, need_e)
-        };
-        debug_assert!(self.allocated() <= self.budget);
-        if !ok {
-            self.full = true;
-        }
-        ok
-    }
-
-    fn grow_both(&mut self, need_n: usize, need_e: usize) -> bool {
         let (sn, se) = (size_of::<Node>(), size_of::<Edge<M>>());
-        let edge_room = self
-            .budget
-            .saturating_sub(self.nodes.capacity().max(need_n) * sn)
-            / se;
-        grow(&mut self.edges, need_e, edge_room) && {
-            let node_room = self.budget.saturating_sub(self.edges.capacity() * se) / sn;
-            grow(&mut self.nodes, need_n, node_room)
+        Tree {
+            nodes: Segments::new(budget / sn),
+            edges: Segments::new(budget / se),
+            room: Room::new(budget, sn, se),
+            moves: PhantomData,
         }
     }
 
     /// The byte budget the tree was made with.
     pub fn budget(&self) -> usize {
-        self.budget
+        self.room.budget()
+    }
+
+    /// Set once a request for room failed: the tree stops growing.
+    pub fn is_full(&self) -> bool {
+        self.room.is_full()
+    }
+
+    /// Nodes in the arena (some unused when threads raced for an edge's child).
+    pub fn node_count(&self) -> usize {
+        self.room.lens().0
+    }
+
+    /// Permille of the budget in use.
+    pub fn permille(&self) -> u32 {
+        let (nodes, edges) = self.room.lens();
+        let used = nodes * size_of::<Node>() + edges * size_of::<Edge<M>>();
+        (used as u128 * 1000 / self.budget().max(1) as u128).min(1000) as u32
+    }
+
+    /// Takes room for `nodes` more nodes and `edges` more edges within the budget: the first
+    /// id of each. On failure the tree is full (and stays full) and `None` is returned.
+    pub fn alloc(&self, nodes: usize, edges: usize) -> Option<(NodeId, EdgeId)> {
+        let (n, e) = self.room.take(nodes, edges)?;
+        if !(self.nodes.allocate(n..n + nodes) && self.edges.allocate(e..e + edges)) {
+            self.room.set_full();
+            return None;
+        }
+        Some((n as NodeId, e as EdgeId))
+    }
+
+    /// The slot of node `id`.
+    #[inline]
+    pub(super) fn slot(&self, id: NodeId) -> &NodeSlot {
+        self.nodes.get(id as usize).unwrap_or(&NO_NODE)
+    }
+
+    /// The edges of `node` with their ids.
+    fn edges_of(&self, node: &Node) -> impl Iterator<Item = (EdgeId, EdgeView)> {
+        let ids = node.edge_ids();
+        let slots = self.edges.iter(ids.start as usize..ids.end as usize);
+        ids.zip(slots.map(EdgeSlot::view))
+    }
+
+    #[inline]
+    fn edge_slot(&self, id: EdgeId) -> &EdgeSlot {
+        self.edges.get(id as usize).unwrap_or(&NO_EDGE)
+    }
+
+    /// A copy of node `id`.
+    #[inline]
+    pub fn node(&self, id: NodeId) -> Node {
+        self.slot(id).load()
+    }
+
+    /// Writes node `id` (taken with [`Tree::alloc`], not yet published).
+    pub fn init_node(&self, id: NodeId, node: &Node) {
+        self.slot(id).store(node);
+    }
+
+    /// Edge `id` without its move.
+    #[inline]
+    pub fn edge(&self, id: EdgeId) -> EdgeView {
+        self.edge_slot(id).view()
+    }
+
+    /// The move of edge `id`.
+    pub fn edge_move(&self, id: EdgeId) -> Option<M> {
+        self.edge_slot(id).mv()
+    }
+
+    /// Writes edge `id` (taken with [`Tree::alloc`], not yet published).
+    pub fn init_edge(&self, id: EdgeId, edge: &Edge<M>) {
+        self.edge_slot(id).store(edge);
+    }
+
+    /// Gives edge `id` the child `child` unless it has one: the child it has afterwards.
+    pub fn set_child(&self, id: EdgeId, child: NodeId) -> NodeId {
+        self.edge_slot(id).set_child(child)
+    }
+
+    /// Publishes `node`'s edges `first..first + count` (written before) and the prior of its
+    /// best move left out.
+    pub fn set_edges(&self, node: NodeId, first: EdgeId, count: u32, next_prior: f32) {
+        self.slot(node).set_edges(first, count, next_prior);
     }
 
     /// Keeps only the subtree under `new_root`, which becomes node 0, and frees the rest for
     /// growth (the arenas keep their capacity). In place: nodes keep their order of creation
     /// (a parent is always older than its children, so `new_root` comes first and every node
     /// moves down or stays), and each node's edges, contiguous, move down in the order they
-    /// lie in the arena (widening leaves dead edges behind; they are dropped).
+    /// lie in the arena (widening leaves dead edges behind; they are dropped). Only between
+    /// searches: `&mut` keeps every thread out.
     pub fn reroot(&mut self, new_root: NodeId) {
         let mut kept = Vec::new();
         let mut stack = vec![new_root];
         while let Some(id) = stack.pop() {
             kept.push(id);
-            let n = &self.nodes[id as usize];
-            for e in n.edge_ids() {
-                let child = self.edges[e as usize].child;
+            for e in self.node(id).edge_ids() {
+                let child = self.edge_slot(e).child();
                 if child != NO_CHILD {
                     stack.push(child);
                 }
@@ -242,42 +155,43 @@ impl<M: Copy> Tree<M> {
             Some(&new_root),
             "a node is older than its subtree"
         );
-        let mut new_id = vec![NO_CHILD; self.nodes.len()];
+        let mut new_id = vec![NO_CHILD; self.node_count()];
         for (i, &old) in kept.iter().enumerate() {
             new_id[old as usize] = i as NodeId;
         }
-        let mut with_edges: Vec<NodeId> = kept
+        let mut with_edges: Vec<(NodeId, Node)> = kept
             .iter()
-            .copied()
-            .filter(|&id| self.nodes[id as usize].edge_count > 0)
+            .map(|&id| (id, self.node(id)))
+            .filter(|(_, n)| n.edge_count > 0)
             .collect();
-        with_edges.sort_unstable_by_key(|&id| self.nodes[id as usize].first_edge);
+        with_edges.sort_unstable_by_key(|(_, n)| n.first_edge);
         let mut cursor: EdgeId = 0;
-        for id in with_edges {
-            let n = &mut self.nodes[id as usize];
-            let range = n.edge_ids();
-            self.edges
-                .copy_within(range.start as usize..range.end as usize, cursor as usize);
-            n.first_edge = cursor;
+        for (id, n) in with_edges {
+            for (i, e) in n.edge_ids().enumerate() {
+                self.edge_slot(cursor + i as EdgeId)
+                    .copy_from(self.edge_slot(e));
+            }
+            self.init_node(
+                id,
+                &Node {
+                    first_edge: cursor,
+                    ..n
+                },
+            );
             cursor += n.edge_count;
         }
-        self.edges.truncate(cursor as usize);
-        for edge in &mut self.edges {
-            if edge.child != NO_CHILD {
-                edge.child = new_id[edge.child as usize];
+        for e in 0..cursor {
+            let slot = self.edge_slot(e);
+            let child = slot.child();
+            if child != NO_CHILD {
+                slot.replace_child(new_id[child as usize]);
             }
         }
         for (i, &old) in kept.iter().enumerate() {
-            self.nodes[i] = self.nodes[old as usize];
+            let node = self.node(old);
+            self.init_node(i as NodeId, &node);
         }
-        self.nodes.truncate(kept.len());
-        self.full = false;
-    }
-
-    /// Adds a node (room must have been reserved) and returns its id.
-    pub fn push_node(&mut self, node: Node) -> NodeId {
-        self.nodes.push(node);
-        (self.nodes.len() - 1) as NodeId
+        self.room.truncate(kept.len(), cursor as usize);
     }
 
     /// The child of `node` to descend into: the PUCT choice, the best
@@ -286,26 +200,38 @@ impl<M: Copy> Tree<M> {
     /// An unvisited child's `Q` is the node's own, less `fpu_reduction`, so unvisited children
     /// are tried in the order of their priors. Only called on expanded, unproven nodes.
     ///
+    /// A child with `k` iterations under way (other threads') counts them as visits lost for
+    /// the side to move: `n` becomes `n + k` and `Q` becomes `Q · n / (n + k)`.
+    ///
     /// Returns the best edge and whether the best move left out of the edges (a node expanded
     /// with its best moves only) would beat it: then the node should be widened, and that move
     /// is the choice.
     pub fn select(&self, node: NodeId, c_puct: f32, fpu_reduction: f32) -> (EdgeId, bool) {
-        let n = &self.nodes[node as usize];
+        let n = self.node(node);
         let side = n.side;
         let scale = c_puct * (n.visits.max(1) as f32).sqrt();
         let fpu = (for_side(n.mean(), side) as f32 - fpu_reduction).max(0.0);
         let mut best = n.first_edge;
         let mut best_score = f32::NEG_INFINITY;
-        for e in n.edge_ids() {
-            let edge = &self.edges[e as usize];
+        for (e, edge) in self.edges_of(&n) {
             let (q, visits) = if edge.child == NO_CHILD {
                 (fpu, 0)
             } else {
-                let child = &self.nodes[edge.child as usize];
-                if matches!(child.result, Some(Outcome::Win(p)) if p != side) {
+                let (result, q, v, in_flight) = self.slot(edge.child).selection();
+                if matches!(result, Some(Outcome::Win(p)) if p != side) {
                     continue;
                 }
-                (for_side(child.q(), side) as f32, child.visits)
+                match in_flight {
+                    0 => (for_side(q, side) as f32, v),
+                    k => {
+                        let q = if v == 0 {
+                            0.0
+                        } else {
+                            for_side(q, side) * v as f64 / (v as f64 + k as f64)
+                        };
+                        (q as f32, v.saturating_add(k))
+                    }
+                }
             };
             let score = q + scale * edge.prior / (1 + visits) as f32;
             if score > best_score {
@@ -320,22 +246,22 @@ impl<M: Copy> Tree<M> {
     /// The best child of `node` for reporting and playing: see [`rank`]. Among unvisited
     /// children only when none was visited: the one with the best prior.
     pub fn best_edge(&self, node: NodeId) -> Option<EdgeId> {
-        let n = &self.nodes[node as usize];
+        let n = self.node(node);
         let side = n.side;
         let mut best: Option<(EdgeId, (u8, i64, f64))> = None;
         for e in n.edge_ids() {
-            let child = self.edges[e as usize].child;
+            let child = self.edge(e).child;
             if child == NO_CHILD {
                 continue;
             }
-            let r = rank(&self.nodes[child as usize], side);
+            let r = rank(&self.node(child), side);
             if best.as_ref().is_none_or(|(_, b)| r > *b) {
                 best = Some((e, r));
             }
         }
         best.map(|(e, _)| e).or_else(|| {
             n.edge_ids().reduce(|a, b| {
-                if self.edges[b as usize].prior > self.edges[a as usize].prior {
+                if self.edge(b).prior > self.edge(a).prior {
                     b
                 } else {
                     a
@@ -347,29 +273,28 @@ impl<M: Copy> Tree<M> {
     /// The visited root edges ranked best first (see [`rank`]); the best edge alone when none
     /// was visited.
     pub fn ranked_edges(&self, node: NodeId) -> Vec<EdgeId> {
-        let n = &self.nodes[node as usize];
+        let n = self.node(node);
         let side = n.side;
-        let mut visited: Vec<EdgeId> = n
+        let mut visited: Vec<(EdgeId, (u8, i64, f64))> = n
             .edge_ids()
-            .filter(|&e| self.edges[e as usize].child != NO_CHILD)
+            .filter_map(|e| {
+                let child = self.edge(e).child;
+                (child != NO_CHILD).then(|| (e, rank(&self.node(child), side)))
+            })
             .collect();
-        let key = |e: &EdgeId| rank(&self.nodes[self.edges[*e as usize].child as usize], side);
-        visited.sort_by(|a, b| {
-            key(b)
-                .partial_cmp(&key(a))
-                .unwrap_or(std::cmp::Ordering::Equal)
-        });
-        if visited.is_empty() {
-            visited.extend(self.best_edge(node));
+        visited.sort_by(|(_, a), (_, b)| b.partial_cmp(a).unwrap_or(std::cmp::Ordering::Equal));
+        let mut ranked: Vec<EdgeId> = visited.into_iter().map(|(e, _)| e).collect();
+        if ranked.is_empty() {
+            ranked.extend(self.best_edge(node));
         }
-        visited
+        ranked
     }
 
     /// Derives `node`'s result from its children (MCTS-solver): won if one child wins for the
     /// side to move, else decided once every move has an edge and every child is decided: drawn
     /// if one draws, else lost. Returns whether the node is proven now.
-    pub fn update_proof(&mut self, node: NodeId) -> bool {
-        let n = self.nodes[node as usize];
+    pub fn update_proof(&self, node: NodeId) -> bool {
+        let n = self.node(node);
         if n.result.is_some() {
             return true;
         }
@@ -379,8 +304,8 @@ impl<M: Copy> Tree<M> {
         let mut draw: Option<u16> = None;
         let mut longest_loss = 0;
         for e in n.edge_ids() {
-            let child = self.edges[e as usize].child;
-            let c = &self.nodes[child as usize];
+            let child = self.edge(e).child;
+            let c = self.node(child);
             match (child, c.result) {
                 (NO_CHILD, _) | (_, None) => all_known = false,
                 (_, Some(Outcome::Win(p))) if p == side => {
@@ -399,123 +324,21 @@ impl<M: Copy> Tree<M> {
         } else {
             (Outcome::Win(side.opponent()), longest_loss)
         };
-        let n = &mut self.nodes[node as usize];
-        n.result = Some(result);
-        n.dist = dist.saturating_add(1);
+        self.slot(node).set_proof(result, dist.saturating_add(1));
         true
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_budget_is_never_exceeded() {
-        let mut tree: Tree<u32> = Tree::new(100_000);
-        let mut added = 0;
-        while tree.reserve(1, 50) {
-            tree.push_node(Node::leaf(Player::One, 0.5));
-            for _ in 0..50 {
-                tree.edges.push(Edge {
-                    mv: 0,
-                    prior: 0.0,
-                    value: 0.5,
-                    child: NO_CHILD,
-                });
-            }
-            added += 1;
-            assert!(tree.allocated() <= 100_000);
-        }
-        assert!(tree.full);
-        // Growth slows down near the budget instead of failing with much of it unused.
-        assert!(tree.permille() > 950, "{} permille", tree.permille());
-        assert!(added > 90, "{added} expansions fit in 100 kB");
-    }
-
-    fn edge(mv: u32, child: NodeId) -> Edge<u32> {
-        Edge {
-            mv,
-            prior: 0.5,
-            value: 0.5,
-            child,
-        }
-    }
-
-    #[test]
-    fn rerooting_keeps_the_subtree_in_place_and_drops_the_rest() {
-        let mut tree: Tree<u32> = Tree::new(1 << 20);
-        assert!(tree.reserve(6, 8));
-        // Root 0 → a (1), b (2); a → c (3) and an unvisited move; b → d (4); c → e (5).
-        // a was widened: its first two edges were left behind as dead ones.
-        for visits in [10, 6, 4, 3, 2, 1] {
-            let id = tree.push_node(Node::leaf(Player::One, 0.5));
-            tree.nodes[id as usize].visits = visits;
-        }
-        let edges = [
-            edge(100, 1), // 0: root → a
-            edge(101, 2), // 1: root → b
-            edge(110, 3), // 2: dead (a before widening)
-            edge(200, 4), // 3: b → d
-            edge(110, 3), // 4: a → c
-            edge(111, NO_CHILD),
-            edge(300, 5), // 6: c → e
-        ];
-        tree.edges.extend(edges);
-        for (id, first, count) in [(0, 0, 2), (1, 4, 2), (2, 3, 1), (3, 6, 1)] {
-            let n = &mut tree.nodes[id];
-            (n.first_edge, n.edge_count, n.expanded) = (first, count, true);
-        }
-        tree.full = true;
-        tree.reroot(1);
-        // a, c, e remain, in that order, with a's two edges and c's one.
-        let visits: Vec<u32> = tree.nodes.iter().map(|n| n.visits).collect();
-        assert_eq!(visits, [6, 3, 1]);
-        let moves: Vec<(u32, NodeId)> = tree.edges.iter().map(|e| (e.mv, e.child)).collect();
-        assert_eq!(moves, [(110, 1), (111, NO_CHILD), (300, 2)]);
-        assert_eq!(tree.nodes[0].edge_ids(), 0..2);
-        assert_eq!(tree.nodes[1].edge_ids(), 2..3);
-        assert_eq!(tree.nodes[2].edge_count, 0);
-        assert!(!tree.full);
-        // Rerooting at the root changes nothing.
-        let before: Vec<u32> = tree.edges.iter().map(|e| e.mv).collect();
-        tree.reroot(0);
-        assert_eq!(tree.edges.iter().map(|e| e.mv).collect::<Vec<_>>(), before);
-        assert_eq!(tree.nodes.len(), 3);
-    }
-
-    #[test]
-    fn proofs_follow_the_side_to_move() {
-        let mut tree: Tree<u32> = Tree::new(1 << 20);
-        assert!(tree.reserve(4, 2));
-        let root = tree.push_node(Node::leaf(Player::One, 0.5));
-        // Player one moves again after its first move; the second leads to a loss in 3.
-        let again = tree.push_node(Node::leaf(Player::One, 0.5));
-        let lost = tree.push_node(Node {
-            dist: 3,
-            ..Node::terminal(Outcome::Win(Player::Two))
-        });
-        for child in [again, lost] {
-            tree.edges.push(Edge {
-                mv: child,
-                prior: 0.5,
-                value: 0.5,
-                child,
-            });
-        }
-        tree.nodes[root as usize].edge_count = 2;
-        tree.nodes[root as usize].expanded = true;
-        assert!(!tree.update_proof(root));
-        // The lost child is never chosen.
-        assert_eq!(tree.select(root, 1.0, 0.1), (0, false));
-        tree.nodes[again as usize].result = Some(Outcome::Win(Player::One));
-        tree.nodes[again as usize].dist = 2;
-        assert!(tree.update_proof(root));
-        assert_eq!(
-            tree.nodes[root as usize].result,
-            Some(Outcome::Win(Player::One))
-        );
-        assert_eq!(tree.nodes[root as usize].dist, 3);
-        assert_eq!(tree.best_edge(root), Some(0));
+/// How a child ranks for the player choosing it: proven wins first (the shortest first),
+/// then unproven and drawn children by visits and value, proven losses last (the longest
+/// first).
+fn rank(child: &Node, side: Player) -> (u8, i64, f64) {
+    match child.result {
+        Some(Outcome::Win(p)) if p == side => (2, -(child.dist as i64), 0.0),
+        Some(Outcome::Win(_)) => (0, child.dist as i64, 0.0),
+        _ => (1, child.visits as i64, for_side(child.q(), side)),
     }
 }
+
+#[cfg(test)]
+mod tests;
