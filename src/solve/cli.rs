@@ -115,11 +115,15 @@ enum SolveSub {
         #[arg(long)]
         cert: PathBuf,
         /// Walk only this many leaves, chosen at random.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "shard")]
         sample: Option<usize>,
         /// Seed of the sample.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Walk only shard K of N of the leaves (the K-th of every N), e.g. one per process or
+        /// machine; a shard that was stopped is run again.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<Shard>,
     },
 }
 
@@ -240,7 +244,8 @@ pub fn run(command: SolveCommand, game: Option<GameId>, out: &mut dyn Write) -> 
             cert,
             sample,
             seed,
-        }) => super::hints_check::check(&file, &cert, sample.map(|n| (n, seed)), out),
+            shard,
+        }) => super::hints_check::check(&file, &cert, sample.map(|n| (n, seed)), shard, out),
         None => solve(&command.args, out),
     };
     runs::report(outcome)

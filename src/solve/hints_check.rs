@@ -33,14 +33,15 @@ fn judge(
     Ok(())
 }
 
-/// `ludus solve hints-check`: walks the certificate's leaves (all, or `sample` of them chosen
-/// by its seed) as `ludus solve hints` does. Every position of the walk whose proof takes
+/// `ludus solve hints-check`: walks the certificate's leaves (all, shard K of N of them, or
+/// `sample` of them chosen by its seed) as `ludus solve hints` does. Every position of the walk whose proof takes
 /// more nodes than the file's threshold must be a hint giving the engine's own move, and that
 /// move must win by exhaustive search ([`judge`]).
 pub fn check(
     file: &std::path::Path,
     cert_path: &std::path::Path,
     sample: Option<(usize, u64)>,
+    shard: Option<crate::runs::Shard>,
     out: &mut dyn Write,
 ) -> Result<(), RunError> {
     use rand::SeedableRng;
@@ -72,7 +73,12 @@ pub fn check(
             let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
             leaves.sample(&mut rng, n).collect()
         }
-        None => leaves.iter().collect(),
+        None => leaves
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| shard.is_none_or(|s| s.contains(i as u64)))
+            .map(|(_, leaf)| leaf)
+            .collect(),
     };
     let mut exhaustive = super::check::Exhaustive::default();
     let (mut seen, mut proven, mut judged) = (std::collections::HashSet::new(), 0, 0);
@@ -115,6 +121,12 @@ pub fn check(
     }
     let what = if chosen.len() == leaves.len() {
         format!("all {} leaves", leaves.len())
+    } else if let (Some(shard), None) = (shard, sample) {
+        format!(
+            "shard {shard} ({} of the {} leaves; the others are not checked here)",
+            chosen.len(),
+            leaves.len()
+        )
     } else {
         format!(
             "a sample of {} of the {} leaves",
