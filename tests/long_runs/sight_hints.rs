@@ -154,3 +154,28 @@ fn the_embedded_hints_are_made_for_the_embedded_certificates() {
         assert!(ludus::solve::book::hint_count(5, strict) > 1000, "{strict}");
     }
 }
+
+/// Issue 31, finding 10: the slowest leaf of the official 5×5 certificate (its proof takes
+/// 1,292,970 prover nodes, about 0.2 s of an idle core) is answered from the hints at once,
+/// even at `go movetime 1` where the prover has no time at all, and the move wins by the
+/// certificate checker's exhaustive search.
+#[test]
+fn the_slowest_leaf_is_answered_from_the_hints_at_any_time() {
+    use ludus::game::Game;
+    use ludus::game::sight::{Sight, SightSettings};
+    const SLOWEST: &str = "5:x5/x5/x5/w,w,x,w,x/b,b,b,b,w w";
+    let (status, out, err) = run_ludus(&["go", "--fen", SLOWEST, "--movetime", "1", "--info"]);
+    assert_eq!(status, 0, "{out}{err}");
+    assert!(out.contains(" score mate 9 nodes 0 "), "{out}");
+    let mv = out
+        .lines()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .expect("a bestmove line");
+    let settings = SightSettings {
+        size: 5,
+        strict_tallest: false,
+    };
+    let mut after = Sight::from_fen(SLOWEST, &settings).expect("a position");
+    after.try_play_str(mv).expect("a legal move");
+    assert!(!ludus::solve::check::exhaustive_wins(&after), "{mv} loses");
+}
