@@ -207,14 +207,8 @@ impl<'a> Hints<'a> {
         else {
             return Err(bad_header());
         };
-        let id = RunId {
-            size: size.parse().map_err(|_| bad_header())?,
-            strict: parse_rules(rules).ok_or_else(bad_header)?,
-            digest: u64::from_str_radix(digest, 16).map_err(|_| bad_header())?,
-            leaves: leaves.parse().map_err(|_| bad_header())?,
-            levels: levels.parse().map_err(|_| bad_header())?,
-            min_nodes: threshold.parse().map_err(|_| bad_header())?,
-        };
+        let id = RunId::from_words([size, rules, digest, leaves, levels, threshold])
+            .ok_or_else(bad_header)?;
         let count: usize = count.parse().map_err(|_| bad_header())?;
         let records = &bytes[start..];
         if records.len() != count.saturating_mul(RECORD) {
@@ -253,6 +247,19 @@ pub struct RunId {
 }
 
 impl RunId {
+    /// The id from the values of its header words, in the order size, rules, certificate
+    /// digest (hex), leaves, levels and nodes; `None` if one is not what it should be.
+    pub fn from_words([size, rules, digest, leaves, levels, nodes]: [&str; 6]) -> Option<RunId> {
+        Some(RunId {
+            size: size.parse().ok()?,
+            strict: parse_rules(rules)?,
+            digest: u64::from_str_radix(digest, 16).ok()?,
+            leaves: leaves.parse().ok()?,
+            levels: levels.parse().ok()?,
+            min_nodes: nodes.parse().ok()?,
+        })
+    }
+
     /// The header line of a run file of shard `shard`.
     pub fn header(&self, shard: Shard) -> String {
         format!(

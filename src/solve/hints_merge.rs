@@ -9,7 +9,6 @@ use std::path::PathBuf;
 
 use super::board::{Lines, Move};
 use super::hints::{Hints, MAX_RUN_BYTES, RUN_MAGIC, RunId};
-use super::results::parse_rules;
 use super::strategy::{format_line, parse_line};
 use super::symmetry::Symmetries;
 use crate::game::sight::SightSettings;
@@ -57,14 +56,8 @@ fn read_run(path: &std::path::Path) -> Result<RunFile, String> {
     else {
         return Err(bad_header());
     };
-    let id = RunId {
-        size: size.parse().map_err(|_| bad_header())?,
-        strict: parse_rules(rules).ok_or_else(bad_header)?,
-        digest: u64::from_str_radix(digest, 16).map_err(|_| bad_header())?,
-        leaves: leaves.parse().map_err(|_| bad_header())?,
-        levels: levels.parse().map_err(|_| bad_header())?,
-        min_nodes: min_nodes.parse().map_err(|_| bad_header())?,
-    };
+    let id = RunId::from_words([size, rules, digest, leaves, levels, min_nodes])
+        .ok_or_else(bad_header)?;
     let shard: Shard = shard.parse().map_err(|_| bad_header())?;
     let board = Lines::new(id.size).ok_or_else(bad_header)?;
     let syms = Symmetries::new(&board);

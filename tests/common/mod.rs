@@ -34,3 +34,26 @@ pub fn run_ludus(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// A temporary directory of one test (named after it and the process), removed when dropped.
+pub struct TestDir(pub std::path::PathBuf);
+
+impl TestDir {
+    /// Makes `ludus-NAME-PID` in the system's temporary directory.
+    pub fn new(name: &str) -> TestDir {
+        let dir = std::env::temp_dir().join(format!("ludus-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        TestDir(dir)
+    }
+
+    /// The path of `name` in it, as text.
+    pub fn file(&self, name: &str) -> String {
+        self.0.join(name).to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for TestDir {
+    fn drop(&mut self) {
+        std::fs::remove_dir_all(&self.0).ok();
+    }
+}

@@ -4,29 +4,7 @@
 //! `certify`; a wrong claim, an illegal move or a missing move makes the check fail with the
 //! position named.
 
-use std::path::PathBuf;
-
-use crate::common::run_ludus;
-
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(name: &str) -> Dir {
-        let dir = std::env::temp_dir().join(format!("ludus-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("a temporary directory");
-        Dir(dir)
-    }
-
-    fn file(&self, name: &str) -> String {
-        self.0.join(name).to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        std::fs::remove_dir_all(&self.0).ok();
-    }
-}
+use crate::common::{TestDir as Dir, run_ludus};
 
 /// Solves 4×4 in two shards, the first also writing its strategy, and certifies it with
 /// leaves at 8 empty points; returns the certificate's path.

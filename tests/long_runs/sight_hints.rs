@@ -4,29 +4,7 @@
 //! shards; the check accepts the file and fails on a changed move or another certificate's
 //! hints; and the embedded 5×5 hints belong to the embedded certificates.
 
-use std::path::PathBuf;
-
-use crate::common::run_ludus;
-
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(name: &str) -> Dir {
-        let dir = std::env::temp_dir().join(format!("ludus-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("a temporary directory");
-        Dir(dir)
-    }
-
-    fn file(&self, name: &str) -> String {
-        self.0.join(name).to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        std::fs::remove_dir_all(&self.0).ok();
-    }
-}
+use crate::common::{TestDir as Dir, run_ludus};
 
 const CERT: &str = "data/sight4-official.cert";
 /// Low enough for the 4×4 endgames (their slowest proofs take a few thousand nodes).
