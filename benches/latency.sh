@@ -18,16 +18,9 @@ seed=${2:-19}
 load=${LOAD:-2}
 
 cargo build --release --locked --quiet
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-}
-trap cleanup EXIT
-for _ in $(seq 1 "$load"); do
-    # A one-shot search that runs until it is killed: one core busy.
-    ./target/release/ludus go --game tactigon --movetime 100000000 >/dev/null 2>&1 &
-    pids+=($!)
-done
+# shellcheck source=benches/busy_lib.sh
+. benches/busy_lib.sh
+start_busy_searches "$load"
 echo "== $sequences sequences per game, seed $seed, $load busy searches beside"
 LUDUS_INTERLEAVINGS=$sequences LUDUS_INTERLEAVING_SEED=$seed \
     cargo test --release --locked --quiet --test protocol protocol_interleavings:: \

@@ -19,21 +19,9 @@ load=${LOAD:-2}
 
 cargo build --release --locked --quiet
 cargo build --release --locked --quiet --example below_book
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-}
-trap cleanup EXIT
-for _ in $(seq 1 "$load"); do
-    # A one-shot search that runs until it is killed: one core busy. Tactigon, which has no
-    # book: a Sight search from the start position would answer from the book and end at once.
-    ./target/release/ludus go --game tactigon --movetime 100000000 >/dev/null 2>&1 &
-    pids+=($!)
-done
-sleep 1
-for pid in "${pids[@]}"; do
-    kill -0 "$pid" 2>/dev/null || { echo "a busy search ended at once: no load" >&2; exit 2; }
-done
+# shellcheck source=benches/busy_lib.sh
+. benches/busy_lib.sh
+start_busy_searches "$load"
 echo "== $positions positions per variant, seed $seed, go movetime $movetime, $load busy searches beside"
 ./target/release/examples/below_book --engine target/release/ludus \
     --positions "$positions" --seed "$seed" --movetime "$movetime"
