@@ -73,17 +73,7 @@ pub struct Hints<'a> {
 impl<'a> Hints<'a> {
     /// The header line after [`MAGIC`].
     fn header(&self) -> String {
-        let id = &self.id;
-        format!(
-            "# size {} rules {} certificate {:016x} leaves {} levels {} threshold {} hints {}",
-            id.size,
-            rules_name(id.strict),
-            id.digest,
-            id.leaves,
-            id.levels,
-            id.min_nodes,
-            self.len()
-        )
+        format!("# {} hints {}", self.id.words("threshold"), self.len())
     }
 
     /// How many hints there are.
@@ -187,28 +177,12 @@ impl<'a> Hints<'a> {
         let (header, start) = text_line(next)?;
         let bad_header = || format!("line 2: bad header '{header}'");
         let words: Vec<&str> = header.split(' ').collect();
-        let [
-            "#",
-            "size",
-            size,
-            "rules",
-            rules,
-            "certificate",
-            digest,
-            "leaves",
-            leaves,
-            "levels",
-            levels,
-            "threshold",
-            threshold,
-            "hints",
-            count,
-        ] = words[..]
-        else {
+        let Some((&"#", words)) = words.split_first() else {
             return Err(bad_header());
         };
-        let id = RunId::from_words([size, rules, digest, leaves, levels, threshold])
-            .ok_or_else(bad_header)?;
+        let Some((id, &["hints", count])) = RunId::parse(words, "threshold") else {
+            return Err(bad_header());
+        };
         let count: usize = count.parse().map_err(|_| bad_header())?;
         let records = &bytes[start..];
         if records.len() != count.saturating_mul(RECORD) {
@@ -249,23 +223,11 @@ pub struct RunId {
 impl RunId {
     /// The id from the values of its header words, in the order size, rules, certificate
     /// digest (hex), leaves, levels and nodes; `None` if one is not what it should be.
-    pub fn from_words([size, rules, digest, leaves, levels, nodes]: [&str; 6]) -> Option<RunId> {
-        Some(RunId {
-            size: size.parse().ok()?,
-            strict: parse_rules(rules)?,
-            digest: u64::from_str_radix(digest, 16).ok()?,
-            leaves: leaves.parse().ok()?,
-            levels: levels.parse().ok()?,
-            min_nodes: nodes.parse().ok()?,
-        })
-    }
-
-    /// The header line of a run file of shard `shard`.
-    pub fn header(&self, shard: Shard) -> String {
+    /// The words a run file's and a hints file's headers share, `nodes_word` naming the node
+    /// count (`min-nodes` in a run file, `threshold` in a hints file).
+    fn words(&self, nodes_word: &str) -> String {
         format!(
-            "{} size {} rules {} certificate {:016x} leaves {} levels {} min-nodes {} \
-             shard {shard}",
-            RUN_MAGIC,
+            "size {} rules {} certificate {:016x} leaves {} levels {} {nodes_word} {}",
             self.size,
             rules_name(self.strict),
             self.digest,
@@ -273,6 +235,43 @@ impl RunId {
             self.levels,
             self.min_nodes
         )
+    }
+
+    /// Reads what [`RunId::words`] wrote at the start of `words`; returns the id and the words
+    /// after it, `None` if one is not what it should be.
+    pub fn parse<'w>(words: &'w [&'w str], nodes_word: &str) -> Option<(RunId, &'w [&'w str])> {
+        let [
+            "size",
+            size,
+            "rules",
+            rules,
+            "certificate",
+            digest,
+            "leaves",
+            leaves,
+            "levels",
+            levels,
+            word,
+            nodes,
+            rest @ ..,
+        ] = words
+        else {
+            return None;
+        };
+        let id = RunId {
+            size: size.parse().ok()?,
+            strict: parse_rules(rules)?,
+            digest: u64::from_str_radix(digest, 16).ok()?,
+            leaves: leaves.parse().ok()?,
+            levels: levels.parse().ok()?,
+            min_nodes: nodes.parse().ok()?,
+        };
+        (*word == nodes_word).then_some((id, rest))
+    }
+
+    /// The header line of a run file of shard `shard`.
+    pub fn header(&self, shard: Shard) -> String {
+        format!("{RUN_MAGIC} {} shard {shard}", self.words("min-nodes"))
     }
 }
 

@@ -37,27 +37,9 @@ fn read_run(path: &std::path::Path) -> Result<RunFile, String> {
         .ok_or_else(bad_header)?
         .split_whitespace()
         .collect();
-    let [
-        "size",
-        size,
-        "rules",
-        rules,
-        "certificate",
-        digest,
-        "leaves",
-        leaves,
-        "levels",
-        levels,
-        "min-nodes",
-        min_nodes,
-        "shard",
-        shard,
-    ] = words[..]
-    else {
+    let Some((id, &["shard", shard])) = RunId::parse(&words, "min-nodes") else {
         return Err(bad_header());
     };
-    let id = RunId::from_words([size, rules, digest, leaves, levels, min_nodes])
-        .ok_or_else(bad_header)?;
     let shard: Shard = shard.parse().map_err(|_| bad_header())?;
     let board = Lines::new(id.size).ok_or_else(bad_header)?;
     let syms = Symmetries::new(&board);

@@ -57,3 +57,10 @@ impl Drop for TestDir {
         std::fs::remove_dir_all(&self.0).ok();
     }
 }
+
+/// Asserts that `best` (a `bestmove` in the engine's own notation) is a legal move in `pos`.
+pub fn assert_legal<G: ludus::game::Game>(pos: &G, best: Option<&str>) {
+    let best = best.expect("a move");
+    let m = pos.parse_move(best).expect("the engine's own notation");
+    assert!(pos.is_legal(m), "{best} is not legal");
+}

@@ -5,6 +5,7 @@
 
 use std::sync::atomic::AtomicBool;
 
+use crate::common::assert_legal;
 use ludus::game::sight::{Sight, SightSettings};
 use ludus::game::tactigon::{Tactigon, TactigonRules};
 use ludus::game::{Game, Searchable};
@@ -45,12 +46,6 @@ fn run<G: Searchable>(
         infos.push(i.map_pv(|pv| pos.line_notation(pv)))
     });
     (result.map_move(|m| pos.move_to_string(m)), infos)
-}
-
-fn assert_legal<G: Game>(pos: &G, best: Option<&str>) {
-    let best = best.expect("a move");
-    let m = pos.parse_move(best).expect("the engine's own notation");
-    assert!(pos.is_legal(m), "{best} is not legal");
 }
 
 fn depth(d: u32) -> Limits {

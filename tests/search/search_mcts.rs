@@ -10,6 +10,7 @@ use std::sync::atomic::AtomicBool;
 use crate::common::isaac_helpers::SCORING_ENDGAMES;
 use crate::common::solver::{assert_proof_kept, plies_to_end};
 
+use crate::common::assert_legal;
 use ludus::game::isaac::{Isaac, IsaacRules};
 use ludus::game::sight::{Sight, SightSettings};
 use ludus::game::tactigon::{Tactigon, TactigonRules};
@@ -67,12 +68,6 @@ fn run_with<G: Searchable>(
 
 fn run<G: Searchable>(pos: &G, limits: Limits) -> (SearchResult<String>, Vec<SearchInfo<String>>) {
     run_with(pos, limits, None, BUDGET, false)
-}
-
-fn assert_legal<G: Game>(pos: &G, best: Option<&str>) {
-    let best = best.expect("a move");
-    let m = pos.parse_move(best).expect("the engine's own notation");
-    assert!(pos.is_legal(m), "{best} is not legal");
 }
 
 #[test]
