@@ -101,6 +101,7 @@ impl<'t, G: Searchable> Mcts<'t, G> {
             ..
         } = self.config;
         self.children.clear();
+        self.eval.set_parent(pos);
         let mut best = f64::NEG_INFINITY;
         for (index, &mv) in self.moves.iter().enumerate() {
             let mut child = pos.clone();
@@ -112,7 +113,7 @@ impl<'t, G: Searchable> Mcts<'t, G> {
                     (v, logit, Some(o))
                 }
                 None => {
-                    let eval = self.eval.evaluate(&child, 1);
+                    let eval = self.eval.evaluate_child(pos, mv, &child, 1);
                     let mine = if child.side_to_move() == side {
                         eval
                     } else {
