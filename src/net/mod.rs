@@ -13,7 +13,11 @@
 //! ply by ply, the features and sums of the last position it evaluated there, and evaluates a
 //! new position by adding and removing the features that differ from the nearest of those (a
 //! sibling at the same ply, or the parent one ply up). A move changes a few features; the
-//! evaluator falls back to summing from scratch when more differ than are active.
+//! evaluator falls back to summing from scratch when more differ than are active. A search
+//! that evaluates every move of one position (MCTS's expansion) does better still: it gives the
+//! evaluator the position once ([`NetEvaluator::set_parent`]), and each move's position is its
+//! sums updated by the inputs the game says the move changes
+//! ([`NetFeatures::net_feature_delta`]), no input list made ([`NetEvaluator::evaluate_child`]).
 
 pub mod embedded;
 pub mod file;

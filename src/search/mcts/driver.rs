@@ -92,7 +92,8 @@ impl<'t, G: Searchable> Mcts<'t, G> {
     }
 
     /// Plays and evaluates every move of `self.moves` from `pos` into `self.children`, and
-    /// returns the best child's value for the side to move (a one-ply search).
+    /// returns the best child's value for the side to move (a one-ply search). A net evaluates
+    /// each child from `pos`'s hidden sums ([`Evaluator::evaluate_child`]).
     fn evaluate_children(&mut self, pos: &G) -> f64 {
         let side = pos.side_to_move();
         let Config {
