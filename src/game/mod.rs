@@ -229,6 +229,20 @@ pub trait NetFeatures: Game {
     /// relative to the viewer, so that both views share one set of weights. Nothing by
     /// default.
     fn net_features(&self, _view: usize, _out: &mut Vec<u16>) {}
+    /// How legal move `mv` changes the inputs seen by player `view`: pushes onto `added` the
+    /// inputs [`NetFeatures::net_features`] of the position after `mv` has and this position's
+    /// has not, onto `removed` the reverse, and returns true. Returns false where the game
+    /// cannot tell cheaply (the caller then lists the new position's inputs from scratch);
+    /// what it pushed then means nothing. Never tells by default.
+    fn net_feature_delta(
+        &self,
+        _mv: Self::Move,
+        _view: usize,
+        _added: &mut Vec<u16>,
+        _removed: &mut Vec<u16>,
+    ) -> bool {
+        false
+    }
     /// The inputs positions of this game's variant can have: all by default; a game whose
     /// variants have separate input ranges (Sight's board sizes) names its variant's range, so
     /// that a net never trained on that variant (all its weights there zero) is not used on it.

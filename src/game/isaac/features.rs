@@ -28,8 +28,8 @@
 //! cells and one hand input; a removal its tile's cells, the counter's cell, what the counter
 //! stands on, a few steps of the score scale and of the floor.
 
-use super::tables::{CELLS, MIN_SIZE, SIZES, START_COUNTS};
-use super::{Isaac, Phase};
+use super::tables::{CELLS, MIN_SIZE, SIZES, START_COUNTS, run_mask, size_index};
+use super::{Isaac, IsaacMove, Phase};
 use crate::game::NetFeatures;
 use crate::game::bitboard::bits;
 
@@ -156,6 +156,51 @@ impl NetFeatures for Isaac {
                     });
                 push(out, UNDER + owner * UNDER_PER_COUNTER + under);
             }
+        }
+    }
+
+    /// A placement's tile cells (added) and hand input (removed), or a first pass's pass
+    /// input (added). The second pass (the scoring phase's inputs) and removals are not told.
+    fn net_feature_delta(
+        &self,
+        mv: IsaacMove,
+        view: usize,
+        added: &mut Vec<u16>,
+        removed: &mut Vec<u16>,
+    ) -> bool {
+        if self.phase != Phase::Placement {
+            return false;
+        }
+        let me = self.side.index();
+        let owner = usize::from(me != view);
+        match mv {
+            IsaacMove::Place {
+                size,
+                vertical,
+                anchor,
+            } => {
+                let Some(kind) = size_index(size) else {
+                    return false;
+                };
+                let count = self.hands[me][kind];
+                if count == 0 || count > START_COUNTS[kind] {
+                    // Not legal, or more tiles than the scale counts (the input stays set).
+                    return false;
+                }
+                let base = BOARD + ((owner * KINDS + kind) * 2 + usize::from(vertical)) * CELLS;
+                for cell in bits(run_mask(size, vertical, usize::from(anchor))) {
+                    let seen = if view == 0 { cell } else { CELLS - 1 - cell };
+                    added.push((base + seen) as u16);
+                }
+                let hand = HAND + owner * HAND_PER_OWNER + HAND_START[kind];
+                removed.push((hand + usize::from(count) - 1) as u16);
+                true
+            }
+            IsaacMove::Pass if !self.passed[0] && !self.passed[1] => {
+                added.push((PASSED + owner) as u16);
+                true
+            }
+            IsaacMove::Pass | IsaacMove::Remove { .. } => false,
         }
     }
 }
@@ -334,6 +379,47 @@ mod tests {
         assert!(light.contains(&cell(0, 3, 0, 79)));
         assert!(light.contains(&cell(1, 4, 0, 76)));
         assert_eq!(pos.side_to_move(), Player::One);
+    }
+
+    #[test]
+    fn a_told_change_of_inputs_is_the_difference_of_the_lists() {
+        let mut moves = Vec::new();
+        let (mut told, mut passes) = (0, 0);
+        for pos in random_positions(12) {
+            pos.generate_moves(&mut moves);
+            for &m in &moves {
+                let mut child = pos.clone();
+                child.play(m);
+                for view in 0..2 {
+                    let (mut added, mut removed) = (Vec::new(), Vec::new());
+                    if !pos.net_feature_delta(m, view, &mut added, &mut removed) {
+                        assert!(
+                            pos.phase() != Phase::Placement || child.phase() != Phase::Placement,
+                            "{m:?} in {}",
+                            pos.to_fen()
+                        );
+                        continue;
+                    }
+                    told += 1;
+                    passes += usize::from(m == IsaacMove::Pass);
+                    let before = features(&pos, view);
+                    let mut after: Vec<u16> = before
+                        .iter()
+                        .copied()
+                        .filter(|f| !removed.contains(f))
+                        .collect();
+                    assert_eq!(after.len() + removed.len(), before.len(), "{m:?}");
+                    assert!(added.iter().all(|f| !before.contains(f)), "{m:?}");
+                    after.extend(&added);
+                    after.sort_unstable();
+                    assert_eq!(after, features(&child, view), "{m:?} in {}", pos.to_fen());
+                }
+            }
+        }
+        assert!(
+            told > 10_000 && passes > 0,
+            "{told} told, {passes} of them passes"
+        );
     }
 
     #[test]

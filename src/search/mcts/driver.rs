@@ -92,7 +92,8 @@ impl<'t, G: Searchable> Mcts<'t, G> {
     }
 
     /// Plays and evaluates every move of `self.moves` from `pos` into `self.children`, and
-    /// returns the best child's value for the side to move (a one-ply search).
+    /// returns the best child's value for the side to move (a one-ply search). A net evaluates
+    /// each child from `pos`'s hidden sums ([`Evaluator::evaluate_child`]).
     fn evaluate_children(&mut self, pos: &G) -> f64 {
         let side = pos.side_to_move();
         let Config {
@@ -101,6 +102,7 @@ impl<'t, G: Searchable> Mcts<'t, G> {
             ..
         } = self.config;
         self.children.clear();
+        self.eval.set_parent(pos);
         let mut best = f64::NEG_INFINITY;
         for (index, &mv) in self.moves.iter().enumerate() {
             let mut child = pos.clone();
@@ -112,7 +114,7 @@ impl<'t, G: Searchable> Mcts<'t, G> {
                     (v, logit, Some(o))
                 }
                 None => {
-                    let eval = self.eval.evaluate(&child, 1);
+                    let eval = self.eval.evaluate_child(pos, mv, &child, 1);
                     let mine = if child.side_to_move() == side {
                         eval
                     } else {
