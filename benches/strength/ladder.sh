@@ -23,10 +23,12 @@
 # openings file; default benches/strength/openings/GAME.txt when it exists, played in an order
 # shuffled by SEED, else PLIES random plies). Tactigon has such a file: a third of its random
 # 2-ply openings hang a piece (benches/strength/openings.sh makes the file).
+# SPRT (e.g. "elo0=0 elo1=50") stops a rung early by the referee's SPRT (GAMES is then the
+# most); EACH (e.g. "option.SolvedBook=false") adds settings to both engines of every rung.
 # Every rung writes OUT/GAME-RUNG.{pgn,json,txt}; a rerun resumes an unfinished rung.
 set -euo pipefail
 if [ $# -lt 1 ]; then
-    sed -n '2,26p' "$0" >&2
+    sed -n '2,28p' "$0" >&2
     exit 2
 fi
 game=$1
@@ -65,10 +67,19 @@ for rung in "${rungs[@]}"; do
         ;;
     esac
     base="$out/$game-$rung"
+    extra=()
+    if [ -n "${SPRT:-}" ]; then
+        read -r -a sprt <<<"$SPRT"
+        extra+=(--sprt "${sprt[@]}")
+    fi
+    if [ -n "${EACH:-}" ]; then
+        read -r -a each <<<"$EACH"
+        extra+=(--each "${each[@]}")
+    fi
     resume=()
     [ -s "$base.pgn" ] && resume=(--resume)
     "$ludus" match --game "$game" "${pair[@]}" --games "$games" \
         "${openings[@]}" --seed "${SEED:-1}" --concurrency "${CONCURRENCY:-2}" \
         --pgnout "$base.pgn" --results "$base.json" --event "ladder $rung" --quiet \
-        "${resume[@]}" | tee "$base.txt"
+        "${extra[@]}" "${resume[@]}" | tee "$base.txt"
 done

@@ -2,9 +2,10 @@
 //! table, killer and history ordering, mate-distance pruning and a quiescence search over the
 //! game's noisy moves. Generic over [`Searchable`]; nothing game-specific lives here.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
 
+use super::inflight::{self, InFlight};
 use super::is_proven_within;
 use super::limits::Deadlines;
 use super::ordering::{History, Killers, MAX_PLY, promote, sort_by_history};
@@ -77,6 +78,16 @@ pub struct AlphaBeta<'a, G: Searchable> {
     /// cut short (`None` if it finished, or was cut before its first move was scored): what
     /// the search answers when not even depth 1 completed.
     pub unfinished_best: Option<RootLine<G::Move>>,
+    /// The deepest iteration any thread of the search has completed (Lazy SMP,
+    /// [`super::iterations`]); `None` with one thread.
+    completed_depth: Option<&'a AtomicU32>,
+    /// The positions other threads are searching (`None` with one thread).
+    inflight: Option<&'a InFlight>,
+    /// Per ply, the indices of the moves deferred because another thread was searching them.
+    deferred: Vec<Vec<usize>>,
+    /// True when the last [`AlphaBeta::search_root`] was abandoned because another thread
+    /// completed an iteration at least as deep.
+    overtaken: bool,
     killers: Killers<G::Move>,
     move_lists: Vec<Vec<G::Move>>,
     scored: Vec<(i32, u32, G::Move)>,
@@ -117,6 +128,10 @@ impl<'a, G: Searchable> AlphaBeta<'a, G> {
             seldepth: 0,
             aborted: false,
             unfinished_best: None,
+            completed_depth: None,
+            inflight: None,
+            deferred: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            overtaken: false,
             killers: Killers::new(),
             move_lists: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             scored: Vec::new(),
@@ -141,6 +156,23 @@ impl<'a, G: Searchable> AlphaBeta<'a, G> {
     pub fn set_earlier_positions(&mut self, keys: &[u64]) {
         self.earlier_positions = keys.to_vec();
         self.earlier_positions.sort_unstable();
+    }
+
+    /// Abandons an iteration as soon as `completed_depth` (the deepest iteration any thread
+    /// of the search has completed) reaches its depth; see [`AlphaBeta::overtaken`].
+    pub fn set_completed_depth(&mut self, completed_depth: &'a AtomicU32) {
+        self.completed_depth = Some(completed_depth);
+    }
+
+    /// Defers the moves into positions another thread is searching ([`super::inflight`]).
+    pub fn set_inflight(&mut self, inflight: &'a InFlight) {
+        self.inflight = Some(inflight);
+    }
+
+    /// Whether the last [`AlphaBeta::search_root`] returned `None` because another thread had
+    /// completed an iteration at least as deep (not because a limit or `stop` cut the search).
+    pub fn overtaken(&self) -> bool {
+        self.overtaken
     }
 
     /// Fill-rate of the transposition table in permille.
@@ -179,6 +211,14 @@ impl<'a, G: Searchable> AlphaBeta<'a, G> {
                 .zip(now)
                 .is_some_and(|(h, now)| now >= h);
             self.aborted = over || late;
+            if !self.aborted
+                && self
+                    .completed_depth
+                    .is_some_and(|c| c.load(Ordering::Relaxed) >= self.depth)
+            {
+                self.aborted = true;
+                self.overtaken = true;
+            }
             if let Some(now) = now {
                 self.report_totals_if_due(now);
             }
@@ -216,25 +256,51 @@ impl<'a, G: Searchable> AlphaBeta<'a, G> {
     ) -> Option<Vec<RootLine<G::Move>>> {
         let (alpha, beta) = window;
         let lines = lines.max(1);
+        if self.overtaken {
+            // The last iteration was abandoned, not cut: this one searches afresh.
+            self.overtaken = false;
+            self.aborted = false;
+        }
         // Best first; at most `lines` of them.
         let mut best: Vec<RootLine<G::Move>> = Vec::with_capacity(lines + 1);
         self.unfinished_best = None;
         self.nodes += 1;
         self.line_keys[0] = root.repetition_key().unwrap_or(0);
         self.depth = depth;
-        for (number, &m) in (1..).zip(moves) {
+        // Root moves another thread is inside of wait for the end (simplified ABDADA).
+        let inflight = self.inflight.filter(|_| depth >= inflight::MIN_DEPTH);
+        let mut deferred = Vec::new();
+        let mut next = 0;
+        loop {
+            let (i, second_pass) = if next < moves.len() {
+                (next, false)
+            } else if let Some(&i) = deferred.get(next - moves.len()) {
+                (i, true)
+            } else {
+                break;
+            };
+            next += 1;
+            let m = moves[i];
+            let mut child = root.clone();
+            child.play(m);
+            let mark = inflight.map(|table| (table, child.hash()));
+            if let Some((table, key)) = mark {
+                if i > 0 && !second_pass && table.busy(key) {
+                    deferred.push(i);
+                    continue;
+                }
+                table.enter(key);
+            }
             if let Some(progress) = &mut self.progress
                 && progress.names_root_moves()
             {
-                progress.current_move(depth, m, number);
+                progress.current_move(depth, m, i + 1);
             }
             // What a move must beat to enter the list: alpha until the list is full.
             let bar = match best.get(lines - 1) {
                 Some(last) => alpha.max(last.score),
                 None => alpha,
             };
-            let mut child = root.clone();
-            child.play(m);
             let score = if best.len() < lines {
                 self.child(root, &child, depth - 1, 1, bar, beta)
             } else {
@@ -245,6 +311,9 @@ impl<'a, G: Searchable> AlphaBeta<'a, G> {
                     s
                 }
             };
+            if let Some((table, key)) = mark {
+                table.leave(key);
+            }
             if self.aborted {
                 self.unfinished_best = best.into_iter().next();
                 return None;
@@ -368,13 +437,34 @@ impl<'a, G: Searchable> AlphaBeta<'a, G> {
         let mut best_move = None;
         let mut tried = std::mem::take(&mut self.tried);
         let tried_start = tried.len();
-        for i in 0..moves.len() {
-            if i == promoted {
+        // Moves another thread is inside of wait for the end of the list (simplified ABDADA).
+        let inflight = self.inflight.filter(|_| depth >= inflight::MIN_DEPTH);
+        let mut deferred = std::mem::take(&mut self.deferred[ply]);
+        deferred.clear();
+        let mut next = 0;
+        loop {
+            let (i, second_pass) = if next < moves.len() {
+                (next, false)
+            } else if let Some(&i) = deferred.get(next - moves.len()) {
+                (i, true)
+            } else {
+                break;
+            };
+            next += 1;
+            if i == promoted && !second_pass {
                 sort_by_history(pos, &mut moves[i..], &mut self.scored, self.history);
             }
             let m = moves[i];
             let mut child = pos.clone();
             child.play(m);
+            let mark = inflight.map(|table| (table, child.hash()));
+            if let Some((table, key)) = mark {
+                if i > 0 && !second_pass && table.busy(key) {
+                    deferred.push(i);
+                    continue;
+                }
+                table.enter(key);
+            }
             let threat = child.must_respond();
             let new_depth = depth - 1;
             let score = if i == 0 {
@@ -398,6 +488,9 @@ impl<'a, G: Searchable> AlphaBeta<'a, G> {
                     s
                 }
             };
+            if let Some((table, key)) = mark {
+                table.leave(key);
+            }
             if self.aborted {
                 break;
             }
@@ -420,6 +513,7 @@ impl<'a, G: Searchable> AlphaBeta<'a, G> {
             }
             tried.push(pos.history_index(m));
         }
+        self.deferred[ply] = deferred;
         tried.truncate(tried_start);
         self.tried = tried;
         self.move_lists[ply] = moves;

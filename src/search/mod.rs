@@ -4,6 +4,8 @@
 //! ([`Searcher`]).
 
 pub mod alphabeta;
+pub mod inflight;
+pub mod iterations;
 pub mod levels;
 pub mod limits;
 pub mod mcts;
@@ -20,6 +22,7 @@ use std::time::Instant;
 use crate::game::{PackedMove, Searchable};
 use crate::net::{GameNet, Net};
 use alphabeta::{AlphaBeta, Role, RootLine};
+use iterations::SharedIterations;
 use limits::Deadlines;
 pub use limits::{Clock, Limits};
 use ordering::{History, MAX_PLY};
@@ -336,6 +339,10 @@ pub fn search_reporting<G: Searchable>(
     let net = game_net::<G>(params, root);
     let helpers_halt = AtomicBool::new(false);
     let helper_nodes = AtomicU64::new(0);
+    // Threads share their iterations only when one line is searched (helpers search one).
+    let threads = params.threads.clamp(1, smp::MAX_THREADS);
+    let shared = (threads > 1 && params.multipv <= 1).then(|| SharedIterations::new(threads));
+    let inflight = (threads > 1).then(inflight::InFlight::new);
     std::thread::scope(|scope| {
         let plan = smp::HelperPlan {
             tt,
@@ -345,8 +352,10 @@ pub fn search_reporting<G: Searchable>(
             max_depth,
             earlier_positions: &params.earlier_positions,
             net: net.as_ref(),
+            iterations: shared.as_ref(),
+            inflight: inflight.as_ref(),
         };
-        plan.spawn(scope, root, &moves, params.threads);
+        plan.spawn(scope, root, &moves, threads);
         let mut ab = AlphaBeta::new(
             tt,
             history,
@@ -360,12 +369,19 @@ pub fn search_reporting<G: Searchable>(
         ab.set_earlier_positions(&params.earlier_positions);
         ab.set_net(net.as_ref());
         ab.progress = Some(ProgressSink::new(progress, start));
+        if let Some(shared) = &shared {
+            ab.set_completed_depth(shared.completed_depth());
+        }
+        if let Some(inflight) = &inflight {
+            ab.set_inflight(inflight);
+        }
         let main = MainSearch {
             root,
             params,
             start,
             deadlines,
             max_depth,
+            shared: shared.as_ref(),
         };
         let result = main.iterate(&mut ab, moves, report);
         helpers_halt.store(true, Ordering::Relaxed);
@@ -380,9 +396,19 @@ struct MainSearch<'a, G: Searchable> {
     start: Instant,
     deadlines: Deadlines,
     max_depth: u32,
+    /// The iterations every thread completes (`None` with one thread or several lines).
+    shared: Option<&'a SharedIterations<G::Move>>,
 }
 
 impl<G: Searchable> MainSearch<'_, G> {
+    /// The deepest iteration another thread completed beyond `depth`, as lines to adopt.
+    fn deeper_than(&self, depth: u32) -> Option<(u32, Vec<RootLine<G::Move>>)> {
+        self.shared?
+            .deepest()
+            .filter(|c| c.depth > depth)
+            .map(|c| (c.depth, vec![c.line]))
+    }
+
     fn iterate(
         &self,
         ab: &mut AlphaBeta<G>,
@@ -394,37 +420,60 @@ impl<G: Searchable> MainSearch<'_, G> {
         let lines_wanted = self.params.multipv.clamp(1, moves.len());
         let mut lines: Vec<RootLine<G::Move>> = Vec::new();
         let mut result = SearchResult::empty();
-        for depth in 1..=self.max_depth {
+        let mut depth = 1;
+        while depth <= self.max_depth {
             // Aspiration: a single line searches a window around the last iteration's score.
             let guess = lines.first().map(|l| l.score);
+            self.shared.inspect(|s| s.begin(depth));
             let found = aspiration_search(ab, root, &moves, lines_wanted, depth, guess);
-            let Some(new_lines) = found.filter(|l| !l.is_empty()) else {
-                if lines.is_empty() {
-                    // Cut during depth 1: the best root move it had scored is played (it is
-                    // not reported: depth 1 is not complete).
-                    lines.extend(ab.unfinished_best.take());
-                } else {
-                    // Cut during a later iteration: the last finished one's lines again,
-                    // with the totals of the whole search.
-                    self.report_lines(ab, result.depth, lines_wanted, &lines, report);
+            self.shared.inspect(|s| s.end(depth));
+            let found = found.filter(|l| !l.is_empty());
+            let (done, new_lines) = match found {
+                Some(new_lines) => {
+                    if let Some(shared) = self.shared {
+                        shared.post(depth, &new_lines[0]);
+                    }
+                    (depth, new_lines)
                 }
-                break;
+                // Another thread completed this depth first: its line is taken over.
+                None if ab.overtaken() => match self.deeper_than(result.depth) {
+                    Some(deeper) => deeper,
+                    None => continue,
+                },
+                None => {
+                    if let Some((done, deeper)) = self.deeper_than(result.depth) {
+                        // Cut, but a helper had completed a deeper iteration: its line.
+                        result.depth = done;
+                        lines = deeper;
+                        self.report_lines(ab, done, lines_wanted, &lines, report);
+                    } else if lines.is_empty() {
+                        // Cut during depth 1: the best root move it had scored is played (it is
+                        // not reported: depth 1 is not complete).
+                        lines.extend(ab.unfinished_best.take());
+                    } else {
+                        // Cut during a later iteration: the last finished one's lines again,
+                        // with the totals of the whole search.
+                        self.report_lines(ab, result.depth, lines_wanted, &lines, report);
+                    }
+                    break;
+                }
             };
             // Next iteration starts with this one's best lines, best first.
             let firsts: Vec<G::Move> = new_lines.iter().map(|l| l.pv[0]).collect();
             moves.retain(|m| !firsts.contains(m));
             moves.splice(0..0, firsts);
-            self.report_lines(ab, depth, lines_wanted, &new_lines, report);
+            self.report_lines(ab, done, lines_wanted, &new_lines, report);
             lines = new_lines;
-            result.depth = depth;
+            result.depth = done;
             let finished = lines
                 .iter()
-                .all(|l| AlphaBeta::<G>::is_final(root, depth, l));
+                .all(|l| AlphaBeta::<G>::is_final(root, done, l));
             let past_soft = self.deadlines.soft.is_some_and(|s| Instant::now() >= s);
             let out_of_nodes = limits.nodes.is_some_and(|n| ab.total_nodes() >= n);
             if finished || past_soft || out_of_nodes {
                 break;
             }
+            depth = done + 1;
         }
         result.nodes = ab.total_nodes();
         if let Some(best) = lines.first() {

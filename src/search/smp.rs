@@ -4,14 +4,19 @@
 //! reach) lets the main thread cut its tree sooner and go deeper in the same time.
 //!
 //! Helpers differ from the main thread and from each other so they do not all search the same
-//! nodes in the same order: odd-numbered helpers start one ply deeper, and each tries the root
-//! moves rotated by its number until its own iterations have ordered them.
+//! nodes in the same order: each tries the root moves rotated by its number until its own
+//! iterations have ordered them. With one line searched (no `MultiPV`), the threads also share
+//! their iterations ([`super::iterations`]): a helper searches the shallowest depth that half
+//! of the threads are not already on, an iteration another thread completes first is
+//! abandoned, and the main thread takes over a helper's deeper line.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::Scope;
 
 use super::alphabeta::{AlphaBeta, POLL_INTERVAL, Role};
 use super::aspiration_search;
+use super::inflight::InFlight;
+use super::iterations::SharedIterations;
 use super::limits::Deadlines;
 use super::ordering::History;
 use super::tt::TranspositionTable;
@@ -37,6 +42,11 @@ pub struct HelperPlan<'a, G: Searchable> {
     pub earlier_positions: &'a [u64],
     /// The net to evaluate with (`None`: the game's hand-written evaluation).
     pub net: Option<&'a GameNet<G>>,
+    /// The iterations the threads share (`None`: each helper deepens on its own, odd ones a
+    /// ply ahead).
+    pub iterations: Option<&'a SharedIterations<G::Move>>,
+    /// The positions being searched, for deferring moves (`None`: no deferral).
+    pub inflight: Option<&'a InFlight>,
 }
 
 impl<'a, G: Searchable> HelperPlan<'a, G> {
@@ -84,23 +94,51 @@ impl<G: Searchable> HelperPlan<'_, G> {
         let mut ab = AlphaBeta::new(self.tt, &mut history, role, self.halt, self.deadlines, None);
         ab.set_earlier_positions(self.earlier_positions);
         ab.set_net(self.net);
+        if let Some(shared) = self.iterations {
+            ab.set_completed_depth(shared.completed_depth());
+        }
+        if let Some(inflight) = self.inflight {
+            ab.set_inflight(inflight);
+        }
         let shift = index % moves.len().max(1);
         moves.rotate_left(shift);
         let mut guess = None;
-        let mut depth = 1 + (index % 2) as u32;
-        while depth <= self.max_depth && !self.halt.load(Ordering::Relaxed) {
-            let found = aspiration_search(&mut ab, &root, &moves, 1, depth, guess);
-            let Some(line) = found.and_then(|lines| lines.into_iter().next()) else {
+        let mut done = 0;
+        while !self.halt.load(Ordering::Relaxed) {
+            let depth = match self.iterations {
+                Some(shared) => shared.helper_depth(done, self.max_depth),
+                None if done == 0 => 1 + (index % 2) as u32,
+                None => done + 1,
+            };
+            if depth > self.max_depth {
                 break;
+            }
+            self.iterations.inspect(|s| s.begin(depth));
+            let found = aspiration_search(&mut ab, &root, &moves, 1, depth, guess);
+            self.iterations.inspect(|s| s.end(depth));
+            let line = match found.and_then(|lines| lines.into_iter().next()) {
+                Some(line) => {
+                    self.iterations.inspect(|s| s.post(depth, &line));
+                    done = depth;
+                    line
+                }
+                // Another thread completed this depth first: go on from its line.
+                None if ab.overtaken() => match self.iterations.and_then(|s| s.deepest()) {
+                    Some(deeper) => {
+                        done = deeper.depth;
+                        deeper.line
+                    }
+                    None => continue,
+                },
+                None => break,
             };
             if let Some(i) = moves.iter().position(|&m| m == line.pv[0]) {
                 moves[..=i].rotate_right(1);
             }
-            if AlphaBeta::<G>::is_final(&root, depth, &line) {
+            if AlphaBeta::<G>::is_final(&root, done, &line) {
                 break;
             }
             guess = Some(line.score);
-            depth += 1;
         }
         self.nodes
             .fetch_add(ab.nodes % POLL_INTERVAL, Ordering::Relaxed);

@@ -306,3 +306,31 @@ fn several_threads_prove_the_same_results_as_one() {
     };
     assert_eq!(run(&four, &two).0.score, one_thread_four);
 }
+
+/// Lazy SMP with shared iterations: whichever thread completes a depth first, the reports'
+/// depths only rise, the last one is the depth asked for, and the answer is its line.
+#[test]
+fn several_threads_report_rising_depths_and_answer_the_deepest_line() {
+    let pos = Sight::start(&settings(5));
+    for threads in [2, 3] {
+        for _ in 0..3 {
+            let p = SearchParams {
+                threads,
+                ..params(Limits {
+                    depth: Some(9),
+                    ..Limits::default()
+                })
+            };
+            let (result, infos) = run(&pos, &p);
+            assert!(
+                infos.windows(2).all(|w| w[0].depth < w[1].depth),
+                "{infos:?}"
+            );
+            let last = infos.last().expect("depth 9 reported");
+            assert_eq!((last.depth, result.depth), (9, 9), "{threads} threads");
+            assert_eq!(result.best.as_ref(), last.pv.first());
+            assert_eq!(result.score, Some(last.score));
+            assert!(infos.windows(2).all(|w| w[0].nodes <= w[1].nodes));
+        }
+    }
+}

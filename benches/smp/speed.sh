@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Nodes per second of each game's default searcher (`Searcher auto`: Isaac's placement is
+# MCTS, whose nodes are iterations) with Threads 1 and Threads N (docs/benchmarks.md): each
+# position of benches/smp/positions.txt is searched for MOVETIME ms, RUNS times alternating;
+# prints the medians and their ratio, then the geometric mean of the ratios. Run it alone on
+# the machine: N threads need N free cores.
+#
+#   benches/smp/speed.sh [RUNS] [MOVETIME]
+#
+# Environment: LUDUS (binary, default target/release/ludus), POSITIONS (file of
+# `game|depth|position command` lines; the depth is not used here), THREADS (N, default 2).
+set -euo pipefail
+runs=${1:-3}
+movetime=${2:-3000}
+ludus=${LUDUS:-target/release/ludus}
+positions=${POSITIONS:-$(dirname "$0")/speed_positions.txt}
+threads=${THREADS:-2}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+nps() { # nps GAME POSITION THREADS: the last nodes-per-second the search reported
+    printf 'uci\nsetoption name Threads value %s\nsetoption name SolvedBook value false\nisready\n%s\ngo movetime %s\n' \
+        "$3" "$2" "$movetime" | timeout $((movetime / 1000 + 30)) "$ludus" --game "$1" 2>/dev/null |
+        awk '/^info/ && / nps / { for (i = 1; i < NF; i++) if ($i == "nps") n = $(i+1) } END { print n }'
+}
+
+median() { # median FILE: the median of its numbers
+    sort -n "$1" | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }'
+}
+
+printf '%-44s %10s %10s %7s\n' position "T1 nps" "T$threads nps" ratio
+logsum=0 count=0
+while IFS='|' read -r game _ position; do
+    [ -z "$game" ] || [ "${game:0:1}" = "#" ] && continue
+    : >"$tmp/one"
+    : >"$tmp/many"
+    for _ in $(seq "$runs"); do
+        nps "$game" "$position" 1 >>"$tmp/one"
+        nps "$game" "$position" "$threads" >>"$tmp/many"
+    done
+    n1=$(median "$tmp/one") nn=$(median "$tmp/many")
+    ratio=$(awk -v a="$n1" -v b="$nn" 'BEGIN { printf "%.2f", b / (a > 0 ? a : 1) }')
+    printf '%-44s %10s %10s %7s\n' "$game ${position#position startpos moves }" "$n1" "$nn" "$ratio"
+    logsum=$(awk -v s="$logsum" -v r="$ratio" 'BEGIN { print s + log(r) }')
+    count=$((count + 1))
+done <"$positions"
+awk -v s="$logsum" -v n="$count" 'BEGIN { if (n) printf "geometric mean of %d ratios: %.2f\n", n, exp(s / n) }'

@@ -1,0 +1,163 @@
+//! What the threads of one alpha-beta search (Lazy SMP) tell each other about their
+//! iterations: the deepest iteration any of them has completed, with its line, and how many
+//! threads are searching each depth.
+//!
+//! Every thread posts each iteration it completes. A thread whose own iteration is no deeper
+//! than the deepest completed one abandons it (its work stays in the shared transposition
+//! table) and goes on from there: the main thread takes over the deeper line, reports it and
+//! starts the next depth; a helper picks the shallowest depth not already searched by half of
+//! the threads. So each depth is finished by whichever thread gets there first, and with two
+//! threads one searches a ply ahead of the other.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use super::alphabeta::RootLine;
+use super::ordering::MAX_PLY;
+
+/// The deepest iteration completed so far by any thread, and its best line.
+#[derive(Clone, Debug)]
+pub struct Completed<M> {
+    /// The iteration's depth.
+    pub depth: u32,
+    /// Its best line.
+    pub line: RootLine<M>,
+}
+
+/// The iterations of one search's threads (see the module's doc).
+pub struct SharedIterations<M> {
+    /// Depth of the deepest completed iteration (0: none yet).
+    completed: AtomicU32,
+    /// How many threads are searching each depth.
+    searching: Vec<AtomicU32>,
+    /// The deepest completed iteration's line (written before `completed` grows).
+    deepest: Mutex<Option<Completed<M>>>,
+    /// Threads taking part.
+    threads: usize,
+}
+
+impl<M: Clone> SharedIterations<M> {
+    /// Nothing completed yet, for a search with `threads` threads.
+    pub fn new(threads: usize) -> Self {
+        SharedIterations {
+            completed: AtomicU32::new(0),
+            searching: (0..=MAX_PLY + 1).map(|_| AtomicU32::new(0)).collect(),
+            deepest: Mutex::new(None),
+            threads: threads.max(1),
+        }
+    }
+
+    /// The counter a thread's search looks at to notice that its iteration was overtaken:
+    /// the depth of the deepest completed iteration.
+    pub fn completed_depth(&self) -> &AtomicU32 {
+        &self.completed
+    }
+
+    /// Records that a thread completed the iteration at `depth` with `line` as its best line;
+    /// kept if it is the deepest so far.
+    pub fn post(&self, depth: u32, line: &RootLine<M>) {
+        let mut deepest = self.deepest.lock().unwrap_or_else(|e| e.into_inner());
+        if deepest.as_ref().is_none_or(|c| depth > c.depth) {
+            *deepest = Some(Completed {
+                depth,
+                line: line.clone(),
+            });
+            self.completed.fetch_max(depth, Ordering::Release);
+        }
+    }
+
+    /// The deepest completed iteration, if any.
+    pub fn deepest(&self) -> Option<Completed<M>> {
+        self.deepest
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// A thread starts searching `depth`; [`SharedIterations::end`] must follow.
+    pub fn begin(&self, depth: u32) {
+        if let Some(count) = self.searching.get(depth as usize) {
+            count.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// A thread stopped searching `depth` (completed or abandoned).
+    pub fn end(&self, depth: u32) {
+        if let Some(count) = self.searching.get(depth as usize) {
+            count.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+
+    /// The depth a helper searches next, having completed `done` itself: the shallowest
+    /// depth beyond both `done` and every completed iteration that fewer than half of the
+    /// threads (at least one) are searching, but never beyond `max_depth`.
+    pub fn helper_depth(&self, done: u32, max_depth: u32) -> u32 {
+        let crowd = (self.threads / 2).max(1) as u32;
+        let mut depth = done.max(self.completed.load(Ordering::Acquire)) + 1;
+        while depth < max_depth
+            && self
+                .searching
+                .get(depth as usize)
+                .is_some_and(|c| c.load(Ordering::Relaxed) >= crowd)
+        {
+            depth += 1;
+        }
+        depth
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(score: i32, first: u8) -> RootLine<u8> {
+        RootLine {
+            score,
+            pv: vec![first],
+        }
+    }
+
+    #[test]
+    fn only_a_deeper_iteration_replaces_the_deepest() {
+        let shared = SharedIterations::new(2);
+        assert!(shared.deepest().is_none());
+        assert_eq!(shared.completed_depth().load(Ordering::Relaxed), 0);
+        shared.post(3, &line(10, 1));
+        shared.post(2, &line(20, 2));
+        shared.post(3, &line(30, 3));
+        let deepest = shared.deepest().map(|c| (c.depth, c.line.score, c.line.pv));
+        assert_eq!(deepest, Some((3, 10, vec![1])));
+        shared.post(5, &line(-7, 4));
+        assert_eq!(shared.completed_depth().load(Ordering::Relaxed), 5);
+        assert_eq!(shared.deepest().map(|c| c.line.pv), Some(vec![4]));
+    }
+
+    #[test]
+    fn a_helper_skips_the_depths_half_the_threads_search() {
+        let two = SharedIterations::<u8>::new(2);
+        two.begin(1);
+        assert_eq!(two.helper_depth(0, 64), 2, "the main thread is on depth 1");
+        two.begin(2);
+        two.begin(3);
+        assert_eq!(two.helper_depth(0, 64), 4);
+        assert_eq!(
+            two.helper_depth(0, 3),
+            3,
+            "never beyond the deepest allowed"
+        );
+        two.end(2);
+        assert_eq!(two.helper_depth(1, 64), 2);
+        two.post(6, &line(0, 0));
+        assert_eq!(two.helper_depth(1, 64), 7, "past every completed iteration");
+
+        let four = SharedIterations::<u8>::new(4);
+        four.begin(1);
+        assert_eq!(
+            four.helper_depth(0, 64),
+            1,
+            "one of four threads is not half"
+        );
+        four.begin(1);
+        assert_eq!(four.helper_depth(0, 64), 2);
+    }
+}
