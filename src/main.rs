@@ -69,6 +69,9 @@ enum Command {
         /// Search this many nodes.
         #[arg(long, group = "limit")]
         nodes: Option<u64>,
+        /// Look for a win in at most this many moves (`go mate N`).
+        #[arg(long, group = "limit", value_parser = clap::value_parser!(u32).range(1..=64))]
+        mate: Option<u32>,
         /// Also print the last `info` line of the search.
         #[arg(long)]
         info: bool,
@@ -238,14 +241,18 @@ fn main() -> ExitCode {
             movetime,
             depth,
             nodes,
+            mate,
             info,
         }) => {
-            let limit = match (movetime, depth, nodes) {
-                (Some(ms), _, _) => format!("movetime {ms}"),
-                (_, Some(d), _) => format!("depth {d}"),
-                (_, _, Some(n)) => format!("nodes {n}"),
+            let limit = match (movetime, depth, nodes, mate) {
+                (Some(ms), ..) => format!("movetime {ms}"),
+                (_, Some(d), ..) => format!("depth {d}"),
+                (_, _, Some(n), _) => format!("nodes {n}"),
+                (.., Some(n)) => format!("mate {n}"),
                 _ => {
-                    eprintln!("error: ludus go needs one of --movetime, --depth or --nodes");
+                    eprintln!(
+                        "error: ludus go needs one of --movetime, --depth, --nodes or --mate"
+                    );
                     return ExitCode::from(exit_status::USAGE as u8);
                 }
             };

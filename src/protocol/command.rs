@@ -91,6 +91,8 @@ pub struct GoArgs {
     pub nodes: Option<u64>,
     /// Search until `stop`.
     pub infinite: bool,
+    /// Look for a win in at most this many moves (`go mate N`).
+    pub mate: Option<u32>,
     /// Restrict the root to these moves.
     pub searchmoves: Vec<String>,
 }
@@ -202,6 +204,10 @@ const GO_KEYWORDS: &[&str] = &[
     "mate",
 ];
 
+/// Largest `go mate` accepted: a win in N moves is searched 2N − 1 plies deep, and the
+/// search's deepest ply is [`crate::search::ordering::MAX_PLY`].
+pub const MAX_MATE_MOVES: u32 = 64;
+
 /// Largest perft depth accepted (perft is stoppable, but a typo should not start forever).
 pub const MAX_PERFT_DEPTH: u32 = 64;
 
@@ -256,7 +262,15 @@ fn parse_go(tokens: &[&str]) -> Result<Command, ProtocolError> {
                     return Err(bad("searchmoves needs at least one move"));
                 }
             }
-            "ponder" | "mate" => return Err(bad(format!("go {keyword} is not supported"))),
+            "mate" => {
+                go.mate = Some(number(
+                    keyword,
+                    value,
+                    |n| (1..=MAX_MATE_MOVES).contains(n),
+                    &format!("a count of moves from 1 to {MAX_MATE_MOVES}"),
+                )?)
+            }
+            "ponder" => return Err(bad(format!("go {keyword} is not supported"))),
             other => return Err(bad(format!("unknown go argument '{other}'"))),
         }
     }
@@ -397,6 +411,10 @@ mod tests {
         };
         assert_eq!(go.searchmoves, vec!["a1", "b2"]);
         assert!(go.infinite);
+        let Ok(Some(Command::Go(go))) = parse("go mate 3 movetime 500") else {
+            panic!("go mate did not parse");
+        };
+        assert_eq!((go.mate, go.movetime), (Some(3), Some(500)));
         assert_eq!(parse("go perft 3"), Ok(Some(Command::Perft(3))));
         for junk in [
             "go depth",
@@ -406,6 +424,10 @@ mod tests {
             "go movetime -1",
             "go banana",
             "go ponder",
+            "go mate",
+            "go mate 0",
+            "go mate 65",
+            "go mate x",
             "go perft 0",
             "perft 65",
         ] {

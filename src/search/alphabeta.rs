@@ -83,6 +83,8 @@ pub struct AlphaBeta<'a, G: Searchable> {
     completed_depth: Option<&'a AtomicU32>,
     /// The positions other threads are searching (`None` with one thread).
     inflight: Option<&'a InFlight>,
+    /// No late-move reductions: every move is searched to full depth (`go mate`).
+    full_width: bool,
     /// Per ply, the indices of the moves deferred because another thread was searching them.
     deferred: Vec<Vec<usize>>,
     /// True when the last [`AlphaBeta::search_root`] was abandoned because another thread
@@ -130,6 +132,7 @@ impl<'a, G: Searchable> AlphaBeta<'a, G> {
             unfinished_best: None,
             completed_depth: None,
             inflight: None,
+            full_width: false,
             deferred: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             overtaken: false,
             killers: Killers::new(),
@@ -162,6 +165,12 @@ impl<'a, G: Searchable> AlphaBeta<'a, G> {
     /// of the search has completed) reaches its depth; see [`AlphaBeta::overtaken`].
     pub fn set_completed_depth(&mut self, completed_depth: &'a AtomicU32) {
         self.completed_depth = Some(completed_depth);
+    }
+
+    /// With `true`, searches every move to full depth, without late-move reductions: a search
+    /// to depth 2N − 1 then finds every win in N moves (`go mate`).
+    pub fn set_full_width(&mut self, full_width: bool) {
+        self.full_width = full_width;
     }
 
     /// Defers the moves into positions another thread is searching ([`super::inflight`]).
@@ -410,7 +419,9 @@ impl<'a, G: Searchable> AlphaBeta<'a, G> {
         if let Some(entry) = self.tt.probe(key) {
             tt_move = entry.best;
             let s = entry.score(ply);
-            if !pv_node && entry.depth as u32 >= depth {
+            // A full-width search trusts no bound an earlier, reduced search stored.
+            let trusted = !self.full_width || self.tt.is_current(&entry);
+            if !pv_node && trusted && entry.depth as u32 >= depth {
                 let usable = match entry.bound {
                     Bound::Exact => true,
                     Bound::Lower => s >= beta,
@@ -473,7 +484,7 @@ impl<'a, G: Searchable> AlphaBeta<'a, G> {
                 // Late-move reduction: a quiet move late in the order is first searched
                 // shallower, and again at full depth only if it beats alpha.
                 let quiet = i >= promoted && !pos.is_noisy(m) && !threat;
-                let r = if G::LATE_MOVE_REDUCTIONS && quiet && !in_check {
+                let r = if G::LATE_MOVE_REDUCTIONS && !self.full_width && quiet && !in_check {
                     reduction(depth, i)
                 } else {
                     0

@@ -28,6 +28,10 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Search until `stop`, and hold `bestmove` until then even if the search finishes.
     pub infinite: bool,
+    /// Look for a win in at most this many moves of the side to move (`go mate N`): alpha-beta
+    /// without reductions, at most 2N − 1 plies deep (which finds every such win), stopping
+    /// as soon as one is found.
+    pub mate: Option<u32>,
     /// When the time for this move began (the `go` arrived); time limits count from here, so
     /// time spent waiting for an earlier job to stop is not time the search may spend. `None`:
     /// from the start of the search.
@@ -58,11 +62,12 @@ const RESERVE_INCREMENTS: i64 = 2;
 const CHARGE_PER_OVERHEAD: i64 = 3;
 
 impl Limits {
-    /// Whether the search ends by itself: it has a limit (`depth`, `nodes`, `movetime` or a
-    /// clock) and is not `infinite`.
+    /// Whether the search ends by itself: it has a limit (`depth`, `mate`, `nodes`,
+    /// `movetime` or a clock) and is not `infinite`.
     pub fn is_bounded(&self) -> bool {
         !self.infinite
             && (self.depth.is_some()
+                || self.mate.is_some()
                 || self.nodes.is_some()
                 || self.movetime_ms.is_some()
                 || self.clock.is_some())

@@ -69,7 +69,7 @@ pub enum Searcher {
     AlphaBeta,
     /// Monte Carlo tree search ([`mcts::search`]), where the position allows it
     /// ([`SearchHooks::exact_search_preferred`](crate::game::SearchHooks::exact_search_preferred));
-    /// alpha-beta elsewhere.
+    /// alpha-beta elsewhere, and for `go mate`.
     Mcts,
 }
 
@@ -90,6 +90,8 @@ impl Searcher {
     /// Whether `root` is searched by MCTS under `limits`.
     pub fn uses_mcts<G: Searchable>(self, root: &G, limits: &Limits) -> bool {
         let wanted = match self {
+            // A mate search is alpha-beta's: it proves wins within a depth.
+            _ if limits.mate.is_some() => false,
             Searcher::Auto => G::MCTS_BY_DEFAULT && !limits.depth_only(),
             Searcher::AlphaBeta => false,
             Searcher::Mcts => true,
@@ -329,9 +331,12 @@ pub fn search_reporting<G: Searchable>(
         return SearchResult::empty();
     }
     let deadlines = limits.deadlines(start, params.overhead_ms, root.moves_left_estimate());
+    // A win in N moves of the side to move ends within 2N − 1 plies.
+    let mate_plies = limits.mate.map(|n| n.saturating_mul(2).saturating_sub(1));
     let max_depth = limits
         .depth
         .unwrap_or(MAX_PLY as u32)
+        .min(mate_plies.unwrap_or(u32::MAX))
         .clamp(1, MAX_PLY as u32);
     tables.tt.new_search();
     let SearchTables { tt, history } = tables;
@@ -354,6 +359,7 @@ pub fn search_reporting<G: Searchable>(
             net: net.as_ref(),
             iterations: shared.as_ref(),
             inflight: inflight.as_ref(),
+            full_width: limits.mate.is_some(),
         };
         plan.spawn(scope, root, &moves, threads);
         let mut ab = AlphaBeta::new(
@@ -375,6 +381,7 @@ pub fn search_reporting<G: Searchable>(
         if let Some(inflight) = &inflight {
             ab.set_inflight(inflight);
         }
+        ab.set_full_width(limits.mate.is_some());
         let main = MainSearch {
             root,
             params,
@@ -470,7 +477,10 @@ impl<G: Searchable> MainSearch<'_, G> {
                 .all(|l| AlphaBeta::<G>::is_final(root, done, l));
             let past_soft = self.deadlines.soft.is_some_and(|s| Instant::now() >= s);
             let out_of_nodes = limits.nodes.is_some_and(|n| ab.total_nodes() >= n);
-            if finished || past_soft || out_of_nodes {
+            let mate_found = limits.mate.is_some_and(|n| {
+                matches!(Score::from_internal(lines[0].score), Score::Mate(m) if m > 0 && m <= n as i32)
+            });
+            if finished || past_soft || out_of_nodes || mate_found {
                 break;
             }
             depth = done + 1;

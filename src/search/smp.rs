@@ -47,6 +47,8 @@ pub struct HelperPlan<'a, G: Searchable> {
     pub iterations: Option<&'a SharedIterations<G::Move>>,
     /// The positions being searched, for deferring moves (`None`: no deferral).
     pub inflight: Option<&'a InFlight>,
+    /// Search every move to full depth, without reductions (`go mate`).
+    pub full_width: bool,
 }
 
 impl<'a, G: Searchable> HelperPlan<'a, G> {
@@ -100,6 +102,7 @@ impl<G: Searchable> HelperPlan<'_, G> {
         if let Some(inflight) = self.inflight {
             ab.set_inflight(inflight);
         }
+        ab.set_full_width(self.full_width);
         let shift = index % moves.len().max(1);
         moves.rotate_left(shift);
         let mut guess = None;

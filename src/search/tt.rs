@@ -186,6 +186,12 @@ impl<M: PackedMove> TranspositionTable<M> {
         self.generation.load(Ordering::Relaxed)
     }
 
+    /// Whether `entry` was stored by the search under way (since the last
+    /// [`TranspositionTable::new_search`]).
+    pub fn is_current(&self, entry: &Entry<M>) -> bool {
+        entry.generation == self.generation()
+    }
+
     /// The entry for `key`, if the table holds one.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry<M>> {

@@ -61,6 +61,33 @@ fn go_depth_finds_the_mate_in_one() {
 }
 
 #[test]
+fn go_mate_finds_the_mate_in_one_by_search() {
+    let out = run(
+        &[
+            "go",
+            "--mate",
+            "2",
+            "--fen",
+            TV11,
+            "--option",
+            "SolvedBook=false",
+            "--info",
+        ],
+        TIMEOUT,
+    );
+    assert_eq!(out.code(), Some(0), "{out:?}");
+    let lines = out.lines();
+    assert_eq!(lines.len(), 2, "{out:?}");
+    assert!(lines[0].starts_with("info depth 1 "), "{:?}", lines[0]);
+    assert!(
+        lines[0].contains(" score mate 1 nodes 7 "),
+        "{:?}",
+        lines[0]
+    );
+    assert_eq!(lines[1], "bestmove d4-e4");
+}
+
+#[test]
 fn go_info_prints_the_last_info_line_before_bestmove() {
     let out = run(&["go", "--depth", "3", "--fen", TV11, "--info"], TIMEOUT);
     assert_eq!(out.code(), Some(0), "{out:?}");
@@ -345,6 +372,8 @@ fn refused_one_shot_commands_print_nothing_on_stdout() {
     for args in [
         &["go", "--depth", "0"][..],
         &["go", "--nodes", "0"],
+        &["go", "--mate", "0"],
+        &["go", "--mate", "65"],
         &["go", "--depth", "2", "--option", "Hash=0"],
         &[
             "go",

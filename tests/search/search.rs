@@ -334,3 +334,61 @@ fn several_threads_report_rising_depths_and_answer_the_deepest_line() {
         }
     }
 }
+
+/// `go mate N`: the shortest win is found when N allows it (the solver's distance, a move that
+/// keeps the win) and not claimed when N is one move short; the search stops once it finds it.
+#[test]
+fn a_mate_search_finds_the_shortest_win_within_its_moves() {
+    let mut rng = SmallRng::seed_from_u64(33);
+    let (mut checked, mut longer) = (0, 0);
+    while checked < 16 {
+        let plies = rng.random_range(12..18);
+        let pos = random_walk(Sight::start(&settings(5)), plies, &mut rng);
+        if pos.outcome().is_some() {
+            continue;
+        }
+        let truth = plies_to_end(&pos, &mut HashMap::new());
+        let moves = (truth + 1) / 2;
+        if truth <= 0 || moves > 4 {
+            continue;
+        }
+        let mate = |n: i32, threads: usize| {
+            let p = SearchParams {
+                threads,
+                ..params(Limits {
+                    mate: Some(n as u32),
+                    ..Limits::default()
+                })
+            };
+            run(&pos, &p)
+        };
+        for threads in [1, 2] {
+            let (found, infos) = mate(moves, threads);
+            assert_eq!(found.score, Some(Score::Mate(moves)), "{}", pos.to_fen());
+            assert!(found.depth < 2 * moves as u32, "{}", pos.to_fen());
+            assert_eq!(infos.last().map(|i| i.score), Some(Score::Mate(moves)));
+            let mut child = pos.clone();
+            let best = found.best.expect("a move");
+            child.try_play_str(&best).expect("legal best move");
+            assert!(keeps_result(&pos, &child, truth), "{} {best}", pos.to_fen());
+        }
+        if moves > 1 {
+            let (short, _) = mate(moves - 1, 1);
+            assert!(
+                !matches!(short.score, Some(Score::Mate(m)) if m > 0),
+                "no win in {} moves in {}: {:?}",
+                moves - 1,
+                pos.to_fen(),
+                short.score
+            );
+            assert_eq!(
+                short.depth,
+                2 * moves as u32 - 3,
+                "searched to the end of N moves"
+            );
+            longer += 1;
+        }
+        checked += 1;
+    }
+    assert!(longer >= 4, "wins longer than one move: {longer}");
+}

@@ -148,6 +148,7 @@ impl<G: Searchable> Session<'_, G> {
             movetime_ms: args.movetime,
             clock,
             infinite: args.infinite,
+            mate: args.mate,
             started: Some(started),
         };
         Ok(SearchParams {
