@@ -5,13 +5,14 @@
 # prints the medians and their ratio, then the geometric mean of the ratios. Run it alone on
 # the machine: N threads need N free cores.
 #
-#   benches/smp/speed.sh [RUNS] [MOVETIME]
+#   benches/smp/speed.sh [RUNS] [MOVETIME]   (MOVETIME default 1000: MCTS's tree, within the
+# default `Hash`, fills in 1-3 s, and the iterations of a full tree expand nothing)
 #
 # Environment: LUDUS (binary, default target/release/ludus), POSITIONS (file of
 # `game|depth|position command` lines; the depth is not used here), THREADS (N, default 2).
 set -euo pipefail
 runs=${1:-3}
-movetime=${2:-3000}
+movetime=${2:-1000}
 ludus=${LUDUS:-target/release/ludus}
 positions=${POSITIONS:-$(dirname "$0")/speed_positions.txt}
 threads=${THREADS:-2}

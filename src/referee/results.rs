@@ -212,6 +212,46 @@ pub struct ResultsFile {
     /// Informative: `H0`, `H1` or `continue` (with `sprt` and 2 engines).
     #[serde(default)]
     pub verdict: Option<String>,
+    /// Where the SPRT stopped the match, when it did: the games played then count above too,
+    /// and can move `llr` and `verdict` back inside the bounds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decided: Option<SprtStop>,
+}
+
+/// The point at which an SPRT decided a match (games in progress were still finished).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SprtStop {
+    /// `H0` or `H1`.
+    pub verdict: String,
+    /// Games counted when it decided.
+    pub games: usize,
+    /// The log-likelihood ratio then.
+    pub llr: f64,
+}
+
+impl SprtStop {
+    /// The decision `verdict` at `llr` after `games` games.
+    pub fn new(verdict: Verdict, games: usize, llr: f64) -> SprtStop {
+        let verdict = if verdict == Verdict::H0 { "H0" } else { "H1" };
+        SprtStop {
+            verdict: verdict.into(),
+            games,
+            llr,
+        }
+    }
+
+    /// The line the final table ends with when games finished after the decision.
+    pub fn line(&self, games_now: usize) -> Option<String> {
+        (games_now > self.games).then(|| {
+            format!(
+                "  SPRT decided {} at game {} (LLR {:.2}); the {} game(s) then in progress are counted above\n",
+                self.verdict,
+                self.games,
+                self.llr,
+                games_now - self.games
+            )
+        })
+    }
 }
 
 impl ResultsFile {
@@ -246,6 +286,7 @@ impl ResultsFile {
             encounters: encounters.iter().map(EncounterJson::from).collect(),
             llr: test.as_ref().map(|t| t.0).filter(|x| x.is_finite()),
             verdict: test.map(|t| t.1),
+            decided: None,
         }
     }
 

@@ -20,7 +20,7 @@ use crate::referee::identity::MatchIdentity;
 use crate::referee::openings::random_opening;
 use crate::referee::play::{GameSetup, Seat, play_game};
 use crate::referee::report::{format_table, progress_line};
-use crate::referee::results::{ResultsFile, ResultsMeta, write_results};
+use crate::referee::results::{ResultsFile, ResultsMeta, SprtStop, write_results};
 use crate::referee::resume::recover;
 use crate::referee::schedule::{PairJob, opening_index, pairs};
 use crate::referee::tally::Tally;
@@ -125,6 +125,7 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchOutcome, String> {
     let started = Instant::now();
     let already = tally.len();
     let mut failure: Option<String> = None;
+    let mut decided: Option<SprtStop> = None;
     std::thread::scope(|scope| {
         let (tx, rx) = unbounded::<GameRecord>();
         for _ in 0..config.concurrency.max(1) {
@@ -149,13 +150,14 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchOutcome, String> {
                 stop.store(true, Ordering::SeqCst);
             }
             if let Some(path) = &config.results {
-                let file = ResultsFile::from_tally(
+                let mut file = ResultsFile::from_tally(
                     &meta,
                     &identity,
                     &shards,
                     &tally,
                     config.sprt.as_ref(),
                 );
+                file.decided = decided.clone();
                 if let Err(e) = write_results(path, &file) {
                     failure.get_or_insert(format!("cannot write {}: {e}", path.display()));
                     stop.store(true, Ordering::SeqCst);
@@ -179,12 +181,15 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchOutcome, String> {
                 }
             }
             if let Some(sprt) = &config.sprt
+                && decided.is_none()
                 && let Some(e) = tally.encounters().first()
-                && sprt.verdict(sprt.llr(&e.pentanomial)).is_some()
-                && !stop.swap(true, Ordering::SeqCst)
-                && !config.quiet
+                && let llr = sprt.llr(&e.pentanomial)
+                && let Some(verdict) = sprt.verdict(llr)
             {
-                eprintln!("SPRT decided: finishing the games in progress");
+                decided = Some(SprtStop::new(verdict, tally.len(), llr));
+                if !stop.swap(true, Ordering::SeqCst) && !config.quiet {
+                    eprintln!("SPRT decided: finishing the games in progress");
+                }
             }
         }
     });
@@ -192,13 +197,17 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchOutcome, String> {
         return Err(e);
     }
     if let Some(path) = &config.results {
-        let file = ResultsFile::from_tally(&meta, &identity, &shards, &tally, config.sprt.as_ref());
+        let mut file =
+            ResultsFile::from_tally(&meta, &identity, &shards, &tally, config.sprt.as_ref());
+        file.decided = decided.clone();
         write_results(path, &file).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
+    let stopped_at = decided.and_then(|d| d.line(tally.len()));
     let table = format!(
-        "{}\n{}",
+        "{}\n{}{}",
         meta.headline(tally.len()),
-        format_table(&tally, config.sprt.as_ref())
+        format_table(&tally, config.sprt.as_ref()),
+        stopped_at.unwrap_or_default()
     );
     Ok(MatchOutcome { tally, table })
 }

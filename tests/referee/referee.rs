@@ -376,6 +376,15 @@ fn the_sprt_stops_the_match_once_it_decides() {
         played < 80 && played.is_multiple_of(2),
         "{played} games\n{table}"
     );
+    // Where it decided is kept: the games then in progress can move the final LLR back.
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    let decided = &json["decided"];
+    assert_eq!(decided["verdict"], "H1", "{json}");
+    let at = decided["games"].as_u64().unwrap() as usize;
+    assert!(at <= played && at + 2 >= played, "decided at {at} of {played}");
+    assert!(decided["llr"].as_f64().unwrap() >= (0.9_f64 / 0.1).ln());
+    let line = format!("SPRT decided H1 at game {at} (LLR ");
+    assert_eq!(table.contains(&line), at < played, "{table}");
 }
 
 #[test]
