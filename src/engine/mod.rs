@@ -71,6 +71,9 @@ pub enum Report {
     BestMove {
         /// The move in the game's notation, `None` when there is no legal move.
         best: Option<String>,
+        /// The reply the search expects to `best` (the second move of its last principal
+        /// variation that starts with `best`), in the game's notation; `None` if it has none.
+        ponder: Option<String>,
     },
     /// Perft count below one root move.
     PerftMove {
@@ -161,6 +164,7 @@ impl<G: Searchable> Job<G> {
         match self {
             Job::Search { .. } => Report::BestMove {
                 best: self.fallback_move(),
+                ponder: None,
             },
             Job::Perft { .. } => Report::PerftDone {
                 nodes: 0,

@@ -184,7 +184,12 @@ impl<G: Searchable> Worker<G> {
             // Only MCTS goes on from the kept tree; no need to hold its memory.
             self.mcts_tree.clear();
         }
+        // The last principal variation of the first line: its second move is the reply to ponder.
+        let mut last_line: Vec<G::Move> = Vec::new();
         let mut report = |i: SearchInfo<G::Move>| {
+            if i.multipv.is_none_or(|k| k == 1) {
+                last_line.clone_from(&i.pv);
+            }
             send(Report::Info(i.map_pv(|pv| root.line_notation(pv))));
         };
         // `book` is only probed for `Level full` (run_job); `searchmoves` may still rule it out.
@@ -241,8 +246,12 @@ impl<G: Searchable> Worker<G> {
                 std::thread::sleep(Duration::from_millis(1));
             }
         }
+        let ponder = match (best, last_line.as_slice()) {
+            (Some(m), [first, _, ..]) if *first == m => root.line_notation(&last_line[..2]).pop(),
+            _ => None,
+        };
         let best = best.map(|m| root.move_to_string(m));
-        self.report(id, Report::BestMove { best });
+        self.report(id, Report::BestMove { best, ponder });
     }
 
     fn perft(&self, id: u64, root: &G, depth: u32) {

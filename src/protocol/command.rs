@@ -93,6 +93,9 @@ pub struct GoArgs {
     pub infinite: bool,
     /// Look for a win in at most this many moves (`go mate N`).
     pub mate: Option<u32>,
+    /// Think on the opponent's time (`go ponder`): the position is the one after the expected
+    /// reply; the limits count from `ponderhit`.
+    pub ponder: bool,
     /// Restrict the root to these moves.
     pub searchmoves: Vec<String>,
 }
@@ -270,7 +273,10 @@ fn parse_go(tokens: &[&str]) -> Result<Command, ProtocolError> {
                     &format!("a count of moves from 1 to {MAX_MATE_MOVES}"),
                 )?)
             }
-            "ponder" => return Err(bad(format!("go {keyword} is not supported"))),
+            "ponder" => {
+                go.ponder = true;
+                i -= 1;
+            }
             other => return Err(bad(format!("unknown go argument '{other}'"))),
         }
     }
@@ -415,6 +421,13 @@ mod tests {
             panic!("go mate did not parse");
         };
         assert_eq!((go.mate, go.movetime), (Some(3), Some(500)));
+        let Ok(Some(Command::Go(go))) = parse("go ponder wtime 900 btime 800") else {
+            panic!("go ponder did not parse");
+        };
+        assert_eq!(
+            (go.ponder, go.p1time, go.p2time),
+            (true, Some(900), Some(800))
+        );
         assert_eq!(parse("go perft 3"), Ok(Some(Command::Perft(3))));
         for junk in [
             "go depth",
@@ -423,7 +436,6 @@ mod tests {
             "go nodes 99999999999999999999999",
             "go movetime -1",
             "go banana",
-            "go ponder",
             "go mate",
             "go mate 0",
             "go mate 65",

@@ -27,6 +27,9 @@ pub const CLEAR_HASH: &str = "Clear Hash";
 pub const DEBUG_LOG_FILE: &str = "Debug Log File";
 /// `Level`: `random`, `greedy` or `full`.
 pub const LEVEL: &str = "Level";
+/// `Ponder`: name the expected reply in `bestmove … ponder …` (what a GUI or runner then lets
+/// the engine think about with `go ponder` on the opponent's time).
+pub const PONDER: &str = "Ponder";
 /// `SolvedBook`: play the solved book's move where it has one (Sight on the boards and rules
 /// of the certificates in `data/`, see docs/solved.md).
 pub const SOLVED_BOOK: &str = "SolvedBook";
@@ -95,6 +98,7 @@ pub fn all_specs() -> Vec<OptionSpec> {
         OptionSpec::text(DEBUG_LOG_FILE, ""),
         OptionSpec::combo(LEVEL, "full", Level::NAMES),
         OptionSpec::combo(SEARCHER, "auto", Searcher::NAMES),
+        OptionSpec::check(PONDER, false),
         OptionSpec::check(SOLVED_BOOK, true),
         OptionSpec::combo(EVAL, "net", EVAL_NAMES),
         OptionSpec::text(EVAL_FILE, ""),

@@ -161,9 +161,17 @@ pub fn format_progress(progress: &Progress<String>) -> String {
     }
 }
 
-/// The `bestmove …` line: always exactly two words, `bestmove <move>` or `bestmove (none)`
-/// (strict match runners read no other shape; ludus does not ponder, so it names no
-/// `ponder` move).
+/// The `bestmove …` line of two words, `bestmove <move>` or `bestmove (none)`: what strict
+/// match runners read, and all ludus prints while the option `Ponder` is off.
 pub fn format_bestmove(best: Option<&str>) -> String {
     format!("bestmove {}", best.unwrap_or("(none)"))
+}
+
+/// The `bestmove` line naming the expected reply too: `bestmove <move> ponder <reply>` when
+/// there is a move and a reply, else as [`format_bestmove`].
+pub fn format_bestmove_ponder(best: Option<&str>, ponder: Option<&str>) -> String {
+    match (best, ponder) {
+        (Some(best), Some(reply)) => format!("bestmove {best} ponder {reply}"),
+        _ => format_bestmove(best),
+    }
 }

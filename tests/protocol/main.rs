@@ -12,6 +12,7 @@ mod protocol_input;
 mod protocol_interleavings;
 mod protocol_limits;
 mod protocol_mcts;
+mod protocol_ponder;
 mod protocol_search;
 mod protocol_state;
 mod protocol_transcripts;

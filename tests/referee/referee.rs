@@ -383,7 +383,10 @@ fn the_sprt_stops_the_match_once_it_decides() {
     let at = decided["games"].as_u64().unwrap() as usize;
     // Each of the two workers may still finish its pair in progress and one it took just
     // before the stop was seen (games already queued for the tally count after it too).
-    assert!(at <= played && at + 8 >= played, "decided at {at} of {played}");
+    assert!(
+        at <= played && at + 8 >= played,
+        "decided at {at} of {played}"
+    );
     assert!(decided["llr"].as_f64().unwrap() >= (0.9_f64 / 0.1).ln());
     let line = format!("SPRT decided H1 at game {at} (LLR ");
     assert_eq!(table.contains(&line), at < played, "{table}");

@@ -68,6 +68,24 @@ impl<G: Searchable> Session<'_, G> {
         // The move's time starts now, also if an earlier search must be stopped first.
         let started = Instant::now();
         self.wait_idle();
+        self.pondering = None;
+        // `go ponder`: search without limits until `ponderhit` (the real search with these
+        // limits, from then) or `stop` (answered at once).
+        let pondering = args.ponder.then(|| GoArgs {
+            ponder: false,
+            ..args.clone()
+        });
+        let unlimited;
+        let args = if pondering.is_some() {
+            unlimited = GoArgs {
+                infinite: true,
+                searchmoves: args.searchmoves.clone(),
+                ..GoArgs::default()
+            };
+            &unlimited
+        } else {
+            args
+        };
         let Some(pos) = self.position.clone() else {
             self.no_position("go");
             return self.out("bestmove (none)");
@@ -95,13 +113,30 @@ impl<G: Searchable> Session<'_, G> {
             .and_then(Searcher::from_name)
             .unwrap_or_default();
         let book = self.shared.options.get_bool(opt::SOLVED_BOOK, true);
-        self.engine.submit(Job::Search {
+        let job = self.engine.submit(Job::Search {
             root: pos,
             params,
             level,
             searcher,
             book,
         });
+        self.pondering = pondering.map(|real| (job, real));
+    }
+
+    /// `ponderhit`: the opponent played the expected reply. The ponder search is stopped
+    /// without printing its `bestmove` and the real search starts with the `go ponder`'s limits,
+    /// its time counted from now; what the ponder search stored (the transposition table, the
+    /// MCTS tree) it starts from. Without a ponder search under way, nothing happens.
+    pub(super) fn ponder_hit(&mut self) {
+        let Some((job, real)) = self.pondering.take() else {
+            return;
+        };
+        if self.engine.running() == Some(job) {
+            self.silenced = Some(job);
+            self.wait_idle();
+            self.silenced = None;
+        }
+        self.go(&real);
     }
 
     fn search_params(

@@ -11,9 +11,11 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 
-use super::command::{self, Command, ErrorCode, ProtocolError};
+use super::command::{self, Command, ErrorCode, GoArgs, ProtocolError};
 use super::options as opt;
-use super::output::{Output, format_bestmove, format_info, format_progress};
+use super::output::{
+    Output, format_bestmove, format_bestmove_ponder, format_info, format_progress,
+};
 use crate::engine::{Engine, Event, Job, Report};
 use crate::game::{GameId, GameVisitor, OptionSpec, OptionValues, Searchable};
 use crate::net::Net;
@@ -88,6 +90,10 @@ struct Session<'a, G: Searchable> {
     /// search treats as repetitions).
     earlier_positions: Vec<u64>,
     engine: Engine<G>,
+    /// The `go ponder` under way: its job and the `go` it becomes at `ponderhit`.
+    pondering: Option<(u64, GoArgs)>,
+    /// A job whose `bestmove` is not printed (a ponder search that `ponderhit` replaced).
+    silenced: Option<u64>,
 }
 
 impl<'a, G: Searchable> Session<'a, G> {
@@ -114,6 +120,8 @@ impl<'a, G: Searchable> Session<'a, G> {
             position,
             earlier_positions: Vec::new(),
             engine,
+            pondering: None,
+            silenced: None,
         }
     }
 
@@ -189,9 +197,19 @@ impl<'a, G: Searchable> Session<'a, G> {
             Report::BenchPosition { fen, nodes } => {
                 format!("info string bench {fen} nodes {nodes}")
             }
-            Report::BestMove { best } => {
+            Report::BestMove { best, ponder } => {
                 self.engine.finished(job);
-                let line = format_bestmove(best.as_deref());
+                if self.pondering.as_ref().is_some_and(|(j, _)| *j == job) {
+                    self.pondering = None;
+                }
+                if self.silenced.take_if(|j| *j == job).is_some() {
+                    return true;
+                }
+                let line = if self.shared.options.get_bool(opt::PONDER, false) {
+                    format_bestmove_ponder(best.as_deref(), ponder.as_deref())
+                } else {
+                    format_bestmove(best.as_deref())
+                };
                 self.out(&line);
                 return true;
             }
@@ -313,7 +331,7 @@ impl<'a, G: Searchable> Session<'a, G> {
                 self.engine.submit(Job::Bench { net });
             }
             Command::Help => self.shared.out.lines(super::HELP),
-            Command::PonderHit => {}
+            Command::PonderHit => self.ponder_hit(),
         }
         None
     }

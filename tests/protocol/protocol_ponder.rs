@@ -1,0 +1,154 @@
+//! Pondering (issue 33): with option `Ponder` on, `bestmove <m> ponder <reply>` names the
+//! second move of the last principal variation; `go ponder` searches until `ponderhit` (then
+//! the real search answers, its time counted from the `ponderhit`) or `stop` (answered at
+//! once); the ponder search's own `bestmove` is never printed after a `ponderhit`. With
+//! `Ponder` off every `bestmove` stays two words.
+
+use std::time::{Duration, Instant};
+
+use crate::common::process::{Engine, ReadError};
+
+const WAIT: Duration = Duration::from_secs(30);
+
+fn is_bestmove_line(line: &str) -> bool {
+    line.starts_with("bestmove ")
+}
+
+/// An engine on `game` with `Ponder` set to `ponder` (and no solved book: the search plays).
+fn engine(game: &str, ponder: bool) -> Engine {
+    let mut engine = Engine::spawn_with_args(&["--game", game]);
+    engine.send("ugi");
+    engine.read_until(|l| l == "ugiok");
+    engine.send("setoption name SolvedBook value false");
+    engine.send(&format!("setoption name Ponder value {ponder}"));
+    engine.assert_ready();
+    engine
+}
+
+/// The `pv` moves of an `info` line.
+fn pv(line: &str) -> Vec<&str> {
+    line.split(" pv ")
+        .nth(1)
+        .map_or(Vec::new(), |m| m.split(' ').collect())
+}
+
+/// Lines read until (and with) the first `bestmove`.
+fn until_bestmove(engine: &mut Engine) -> Vec<String> {
+    engine.read_until_within(WAIT, "bestmove", is_bestmove_line)
+}
+
+/// Nothing at all is printed within `window`.
+fn silent_for(engine: &mut Engine, window: Duration) {
+    match engine.try_read_line(window) {
+        Err(ReadError::Timeout) => {}
+        other => panic!("expected silence, got {other:?}"),
+    }
+}
+
+#[test]
+fn bestmove_names_the_reply_of_its_principal_variation() {
+    for (game, position, go) in [
+        ("sight", "position startpos moves c3 b2", "go depth 5"),
+        (
+            "tactigon",
+            "position startpos moves d8-c9 e15-f12",
+            "go depth 4",
+        ),
+        // MCTS: its principal variation follows the most visited children.
+        (
+            "isaac",
+            "position startpos moves 7h40 5v50",
+            "go nodes 3000",
+        ),
+    ] {
+        let mut engine = engine(game, true);
+        engine.send(position);
+        engine.send(go);
+        let lines = until_bestmove(&mut engine);
+        let last_pv = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth") && l.contains(" pv "))
+            .map(|l| pv(l))
+            .expect("an info line with a pv");
+        assert!(last_pv.len() >= 2, "{game}: {lines:?}");
+        let expected = format!("bestmove {} ponder {}", last_pv[0], last_pv[1]);
+        assert_eq!(lines.last(), Some(&expected), "{game}");
+        engine.assert_ready();
+    }
+}
+
+#[test]
+fn ponderhit_starts_the_real_search_on_the_clock_and_prints_one_bestmove() {
+    for game in ["sight", "isaac"] {
+        let mut engine = engine(game, true);
+        engine.send("position startpos");
+        engine.send("go ponder wtime 1500 btime 1500");
+        // Pondering prints its iterations but holds its move, however long it runs.
+        let first = engine.read_line_within(WAIT, "a ponder info line");
+        assert!(first.starts_with("info "), "{game}: {first}");
+        std::thread::sleep(Duration::from_millis(300));
+        let mut held = Vec::new();
+        while let Ok(line) = engine.try_read_line(Duration::from_millis(50)) {
+            held.push(line);
+        }
+        assert!(
+            !held.iter().any(|l| is_bestmove_line(l)),
+            "{game}: {held:?}"
+        );
+        let hit = Instant::now();
+        engine.send("ponderhit");
+        let lines = until_bestmove(&mut engine);
+        let answered = hit.elapsed();
+        // One bestmove, from the real search, within the clock it was given.
+        assert!(
+            answered < Duration::from_millis(1500),
+            "{game}: {answered:?}"
+        );
+        assert_eq!(
+            lines.iter().filter(|l| is_bestmove_line(l)).count(),
+            1,
+            "{game}: {lines:?}"
+        );
+        engine.assert_ready();
+    }
+}
+
+#[test]
+fn stop_answers_a_ponder_search_at_once() {
+    let mut engine = engine("tactigon", true);
+    engine.send("position startpos moves d8-c9");
+    engine.send("go ponder wtime 60000 btime 60000");
+    std::thread::sleep(Duration::from_millis(200));
+    let stop = Instant::now();
+    engine.send("stop");
+    let lines = until_bestmove(&mut engine);
+    assert!(
+        stop.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        stop.elapsed()
+    );
+    assert!(lines.last().is_some_and(|l| l.starts_with("bestmove ")));
+    engine.assert_ready();
+    // A ponderhit after the stop, or with nothing pondered, does nothing.
+    engine.send("ponderhit");
+    silent_for(&mut engine, Duration::from_millis(200));
+    engine.assert_ready();
+}
+
+#[test]
+fn with_ponder_off_bestmove_stays_two_words() {
+    let mut engine = engine("sight", false);
+    engine.send("position startpos moves c3 b2");
+    engine.send("go depth 4");
+    let lines = until_bestmove(&mut engine);
+    let last = lines.last().expect("bestmove");
+    assert_eq!(last.split(' ').count(), 2, "{last}");
+    engine.send("go ponder movetime 200");
+    std::thread::sleep(Duration::from_millis(100));
+    engine.send("ponderhit");
+    let lines = until_bestmove(&mut engine);
+    let last = lines.last().expect("bestmove");
+    assert_eq!(last.split(' ').count(), 2, "{last}");
+    engine.assert_ready();
+}
