@@ -20,10 +20,10 @@ enum Seen {
     Done(Result<Answer, EngineFailure>),
 }
 
-/// A search in flight: when `go` was written and the last score reported.
-struct Search {
-    start: Instant,
-    last: Option<(ReportedScore, Option<u32>)>,
+/// A search in flight: when `go` (or `ponderhit`) was written and the last score reported.
+pub(super) struct Search {
+    pub(super) start: Instant,
+    pub(super) last: Option<(ReportedScore, Option<u32>)>,
 }
 
 impl EngineProcess {
@@ -77,10 +77,22 @@ impl EngineProcess {
         go_args: &str,
         deadline: Option<Duration>,
         grace: Duration,
+        cancelled: Option<&mut dyn FnMut() -> bool>,
+        watch: &mut dyn FnMut(&Info),
+    ) -> Result<Answer, EngineFailure> {
+        let search = self.start_search(position, go_args)?;
+        self.await_answer(search, deadline, grace, cancelled, watch)
+    }
+
+    /// Waits for the `bestmove` of `search` (see [`EngineProcess::go_cancellable`]).
+    pub(super) fn await_answer(
+        &mut self,
+        mut search: Search,
+        deadline: Option<Duration>,
+        grace: Duration,
         mut cancelled: Option<&mut dyn FnMut() -> bool>,
         watch: &mut dyn FnMut(&Info),
     ) -> Result<Answer, EngineFailure> {
-        let mut search = self.start_search(position, go_args)?;
         let mut stop_sent = deadline.is_none();
         let mut until = search.start + deadline.unwrap_or(grace);
         let mut cancel_sent = false;
@@ -208,6 +220,10 @@ impl EngineProcess {
                     elapsed_ms: millis(at.saturating_duration_since(search.start)),
                     score: search.last.map(|(s, _)| s),
                     depth: search.last.and_then(|(_, d)| d),
+                    ponder: match (words.next(), words.next()) {
+                        (Some("ponder"), Some(reply)) => Some(reply.to_string()),
+                        _ => None,
+                    },
                 }),
             }),
             Some("info") => {

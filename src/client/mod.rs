@@ -20,6 +20,7 @@ mod group;
 mod info;
 mod option;
 mod output;
+mod ponder;
 mod query;
 mod receive;
 #[cfg(test)]
@@ -126,6 +127,8 @@ pub struct Answer {
     pub score: Option<ReportedScore>,
     /// The depth of that same `info` line.
     pub depth: Option<u32>,
+    /// The reply the engine expects (`bestmove <mv> ponder <reply>`), if it named one.
+    pub ponder: Option<String>,
 }
 
 /// A running engine. Dropping it closes its input, waits briefly for it to exit, then ends

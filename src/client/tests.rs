@@ -292,3 +292,55 @@ fn go_until_stops_when_asked_and_waits_for_bestmove() {
         EngineFailure::Stall("no bestmove within 0.1 s after stop".into())
     );
 }
+
+/// Pondering as a runner drives it: the reply of `bestmove … ponder …` is read; `go ponder`
+/// holds its answer; `ponderhit` gets the real answer, timed from the hit; `stop` gets the
+/// ponder search's answer, which is read and dropped.
+#[test]
+fn ponders_then_hits_or_misses() {
+    let mut e = started(
+        "'go ponder'*) pondering=1;; \
+         ponderhit) sleep 0.05; echo 'info depth 7 score cp 30'; echo 'bestmove d4 ponder e5';; \
+         stop) echo 'bestmove a1';; \
+         go*) echo 'info depth 2 score cp 1'; echo 'bestmove c3 ponder b2';;",
+    );
+    let answer = go(&mut e).unwrap();
+    assert_eq!(
+        (answer.mv.as_str(), answer.ponder.as_deref()),
+        ("c3", Some("b2"))
+    );
+    assert_eq!(
+        e.start_ponder("position startpos moves c3 b2", "wtime 900"),
+        Ok(())
+    );
+    // Nothing comes back until the hit.
+    std::thread::sleep(ms(100));
+    let hit = e.ponder_hit(Some(ms(500)), ms(500)).unwrap();
+    assert_eq!((hit.mv.as_str(), hit.ponder.as_deref()), ("d4", Some("e5")));
+    assert_eq!(
+        (hit.score, hit.depth),
+        (Some(ReportedScore::Cp(30)), Some(7))
+    );
+    assert!(
+        (50..400).contains(&hit.elapsed_ms),
+        "timed from the hit: {hit:?}"
+    );
+    assert_eq!(e.start_ponder("position startpos moves d4 e5", ""), Ok(()));
+    assert_eq!(e.ponder_miss(ms(500)), Ok(()));
+    // The dropped answer is not taken for the next search's.
+    let answer = go(&mut e).unwrap();
+    assert_eq!(answer.mv, "c3");
+    e.quit();
+}
+
+#[test]
+fn a_ponder_search_that_never_answers_stop_is_a_stall() {
+    let mut e = started("'go ponder'*) ;; stop) ;; go*) echo 'bestmove c3';;");
+    assert_eq!(e.start_ponder("position startpos", "wtime 900"), Ok(()));
+    assert_eq!(
+        e.ponder_miss(ms(100)),
+        Err(EngineFailure::Stall(
+            "no bestmove within 0.1 s after stop (pondering)".into()
+        ))
+    );
+}

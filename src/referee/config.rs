@@ -1,6 +1,6 @@
 //! What a match is made of, read from cutechess-style `key=value` words: each `--engine`
-//! (`cmd= name= dir= arg= proto= option.X=Y` and the time settings `tc= st= nodes= depth=
-//! timemargin=`) with `--each` words applied first, so an engine's own words override them.
+//! (`cmd= name= dir= arg= proto= option.X=Y ponder=` and the time settings `tc= st= nodes=
+//! depth= timemargin=`) with `--each` words applied first, so an engine's own words override them.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -23,6 +23,9 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
     /// Its time control.
     pub time: TimeControl,
+    /// `ponder=on`: the engine thinks on its opponent's time (`go ponder`, then `ponderhit` or
+    /// `stop`), as match runners' ponder setting does.
+    pub ponder: bool,
 }
 
 impl EngineSpec {
@@ -35,6 +38,7 @@ impl EngineSpec {
         let mut proto = Proto::Ugi;
         let mut options: Vec<(String, String)> = Vec::new();
         let mut time = TimeControl::default();
+        let mut ponder = false;
         for word in each.iter().chain(own) {
             let (key, value) = word.split_once('=').ok_or_else(|| {
                 format!("engine setting '{word}' is not key=value (e.g. cmd=./ludus, tc=10+0.1)")
@@ -52,6 +56,13 @@ impl EngineSpec {
                     }
                 }
                 "tc" | "st" | "nodes" | "depth" | "timemargin" => time.set(key, value)?,
+                "ponder" => {
+                    ponder = match value {
+                        "on" | "true" => true,
+                        "off" | "false" => false,
+                        _ => return Err(format!("ponder={value}: write on or off")),
+                    }
+                }
                 _ => match key.strip_prefix("option.") {
                     Some(option) if !option.is_empty() => {
                         options.retain(|(n, _)| n != option);
@@ -60,7 +71,7 @@ impl EngineSpec {
                     _ => {
                         return Err(format!(
                             "unknown engine setting '{key}' (known: cmd, name, dir, arg, proto, \
-                             option.NAME, tc, st, nodes, depth, timemargin)"
+                             option.NAME, ponder, tc, st, nodes, depth, timemargin)"
                         ));
                     }
                 },
@@ -90,6 +101,7 @@ impl EngineSpec {
             },
             options,
             time,
+            ponder,
         })
     }
 

@@ -25,7 +25,8 @@ pub struct EngineIdentity {
     /// The engine's name.
     pub name: String,
     /// How it runs and plays, as words: `cmd=… [dir=…] [arg=…]… proto=… [option.N=V]…
-    /// limits=… timemargin=…` (values with spaces or quotes in single quotes, shell style).
+    /// [ponder=on] limits=… timemargin=…` (values with spaces or quotes in single quotes, shell
+    /// style).
     pub setup: String,
 }
 
@@ -47,6 +48,9 @@ impl EngineIdentity {
                 .iter()
                 .map(|(n, v)| word(&format!("option.{n}"), v)),
         );
+        if spec.ponder {
+            words.push(word("ponder", "on"));
+        }
         words.push(word("limits", &spec.time.to_string()));
         words.push(word("timemargin", &spec.time.margin_ms.to_string()));
         EngineIdentity {

@@ -82,6 +82,9 @@ fn prepare(seat: &mut Seat, setup: &GameSetup) -> Result<(), EngineFailure> {
         for (name, value) in setup.rules.options().iter().chain(&seat.spec.options) {
             process.set_option(name, value)?;
         }
+        if seat.spec.ponder && process.advertises("Ponder") {
+            process.set_option("Ponder", "true")?;
+        }
         *seat.process = Some(process);
     }
     match seat.process.as_mut() {
@@ -111,7 +114,17 @@ pub fn play_game(setup: &GameSetup, seats: [&mut Seat; 2]) -> GameRecord {
         ),
         Ok(pos) => {
             let fen = pos.to_fen();
-            let ending = run(setup, &mut seats, &names, pos, &mut moves);
+            let mut pondering = [None, None];
+            let ending = run(setup, &mut seats, &names, pos, &mut moves, &mut pondering);
+            // A search still pondering at the end of the game is stopped (and its answer read).
+            for (seat, expected) in seats.iter_mut().zip(pondering) {
+                if expected.is_some()
+                    && let Some(process) = seat.process.as_mut()
+                    && process.ponder_miss(setup.stall_timeout).is_err()
+                {
+                    *seat.process = None;
+                }
+            }
             (fen, ending)
         }
     };
@@ -143,13 +156,15 @@ fn seat_of(index: usize) -> Player {
     if index == 0 { Player::One } else { Player::Two }
 }
 
-/// The move loop.
+/// The move loop. `pondering[i]` is the reply seat `i`'s engine is pondering on (in the
+/// referee's notation), while it does.
 fn run(
     setup: &GameSetup,
     seats: &mut [&mut Seat; 2],
     names: &[String; 2],
     mut pos: Box<dyn crate::game::dynamic::RulePosition>,
     moves: &mut Vec<MoveRecord>,
+    pondering: &mut [Option<String>; 2],
 ) -> Ending {
     for (i, seat) in seats.iter_mut().enumerate() {
         if let Err(f) = prepare(seat, setup) {
@@ -188,7 +203,16 @@ fn run(
             return fail(EngineFailure::Crash("not running".into()));
         };
         let command = setup.opening.position_command(&played);
-        let answer = match process.go(&command, &go, deadline, setup.stall_timeout) {
+        let answer = match pondering[i].take() {
+            Some(expected) if played.last() == Some(&expected) => {
+                process.ponder_hit(deadline, setup.stall_timeout)
+            }
+            Some(_) => process
+                .ponder_miss(setup.stall_timeout)
+                .and_then(|()| process.go(&command, &go, deadline, setup.stall_timeout)),
+            None => process.go(&command, &go, deadline, setup.stall_timeout),
+        };
+        let answer = match answer {
             Ok(a) => a,
             Err(f) => return fail(f),
         };
@@ -229,6 +253,22 @@ fn run(
             budget_ms,
         });
         played.push(text);
+        if seats[i].spec.ponder
+            && let Some(reply) = &answer.ponder
+            && let Some(expected) = ponder_line(&*pos, reply, mover)
+        {
+            let mut line = played.clone();
+            line.push(expected.clone());
+            let go = go_arguments(&clocks[0], &clocks[1], mover == Player::One)
+                .unwrap_or_else(|| "movetime 1000".to_string());
+            let Some(process) = seats[i].process.as_mut() else {
+                return fail(EngineFailure::Crash("not running".into()));
+            };
+            if let Err(f) = process.start_ponder(&setup.opening.position_command(&line), &go) {
+                return fail(f);
+            }
+            pondering[i] = Some(expected);
+        }
         if pos.outcome().is_none()
             && let Some((result, termination, detail)) = adjudicator.after_move(mover, answer.score)
         {
@@ -239,6 +279,21 @@ fn run(
             };
         }
     }
+}
+
+/// The expected `reply` in the referee's notation, if pondering on it makes sense: the game
+/// goes on, the opponent of `mover` is to move, `reply` is legal and gives `mover` the move.
+fn ponder_line(
+    pos: &dyn crate::game::dynamic::RulePosition,
+    reply: &str,
+    mover: Player,
+) -> Option<String> {
+    if pos.outcome().is_some() || pos.side_to_move() == mover {
+        return None;
+    }
+    let mut after = pos.boxed_clone();
+    let text = after.play(reply).ok()?;
+    (after.outcome().is_none() && after.side_to_move() == mover).then_some(text)
 }
 
 fn winner(result: GameResult) -> Player {

@@ -438,3 +438,52 @@ fn the_ladder_openings_file_is_legal_and_complete() {
         assert!(o.fen.is_none(), "{}", o.line());
     }
 }
+
+/// `ponder=on`: the engine gets `Ponder true`, and after each `bestmove … ponder …` a
+/// `go ponder` that ends in `ponderhit` (the expected reply came) or `stop` (it did not, or
+/// the game ended); the games are played as usual and the record names the setting.
+#[test]
+fn a_pondering_engine_is_sent_ponderhit_or_stop_after_every_go_ponder() {
+    let dir = scratch("ponder");
+    let pgn = dir.join("ponder.pgn");
+    let mut args = words("--game sight --games 2 --random-openings 2 --seed 5 --concurrency 1");
+    args.extend(words(&format!(
+        "--engine cmd={LUDUS} name=ponderer ponder=on --engine cmd={LUDUS} name=plain"
+    )));
+    args.extend(words("--each nodes=2000 option.SolvedBook=false"));
+    args.extend(["--pgnout".into(), pgn.display().to_string()]);
+    let out = ludus_match(&args)
+        .env("RUST_LOG", "ludus::client=debug")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let log = String::from_utf8_lossy(&out.stderr);
+    let sent = |what: &str| {
+        log.lines()
+            .filter(|l| l.contains(&format!("ponderer < {what}")))
+            .count()
+    };
+    let (ponders, hits, stops) = (sent("go ponder"), sent("ponderhit"), sent("stop"));
+    assert!(
+        ponders >= 4 && hits >= 1,
+        "{ponders} go ponder, {hits} ponderhit"
+    );
+    assert_eq!(
+        ponders,
+        hits + stops,
+        "each go ponder ends in ponderhit or stop"
+    );
+    assert_eq!(sent("setoption name Ponder value true"), 1);
+    assert!(
+        !log.contains("plain < go ponder"),
+        "only the ponderer ponders"
+    );
+    let record = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        record.matches("[Termination \"rules\"]").count(),
+        2,
+        "{record}"
+    );
+    assert!(record.contains("name=ponderer cmd="), "{record}");
+    assert!(record.contains(" ponder=on limits=nodes=2000"), "{record}");
+}

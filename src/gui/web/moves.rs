@@ -255,6 +255,7 @@ mod tests {
             elapsed_ms: 5,
             score: None,
             depth: None,
+            ponder: None,
         })
     }
 
