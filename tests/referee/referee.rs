@@ -381,7 +381,10 @@ fn the_sprt_stops_the_match_once_it_decides() {
     let decided = &json["decided"];
     assert_eq!(decided["verdict"], "H1", "{json}");
     let at = decided["games"].as_u64().unwrap() as usize;
-    assert!(at <= played && at + 2 >= played, "decided at {at} of {played}");
+    assert!(
+        at <= played && at + 2 >= played,
+        "decided at {at} of {played}"
+    );
     assert!(decided["llr"].as_f64().unwrap() >= (0.9_f64 / 0.1).ln());
     let line = format!("SPRT decided H1 at game {at} (LLR ");
     assert_eq!(table.contains(&line), at < played, "{table}");
