@@ -1,9 +1,11 @@
-//! Engine benchmarks (`harness = false`): perft speed, search speed and protocol latencies.
+//! Engine benchmarks (`harness = false`): perft speed, search speed, protocol latencies and
+//! what more search threads cost.
 //!
 //! ```text
 //! cargo bench --bench engine                  # full run, about a minute
 //! cargo bench --bench engine -- --quick       # bounded run for CI, about 10 s
-//! cargo bench --bench engine -- protocol      # only the sections named (perft, search, protocol)
+//! cargo bench --bench engine -- protocol      # only the sections named (perft, search, protocol,
+//!                                             # threads)
 //! ```
 //!
 //! Built by `cargo test --all-targets` / `cargo test --benches`, the binary runs without
@@ -11,12 +13,14 @@
 //!
 //! Perft and search measure every game: the positions and sizes are rows of the [`Plan`]
 //! (each position names its game), run by code generic over the game through
-//! [`GameId::visit`]. The protocol section drives the binary with Sight only.
+//! [`GameId::visit`]. The protocol section drives the binary with Sight only. The threads section
+//! calls the library with more threads than the `Threads` option allows (it is capped at the
+//! cores), timing process CPU time as well as wall time.
 //!
 //! Figures are printed as Markdown tables next to their targets; no target is asserted. The run
 //! fails (exit status 1) only if something is wrong rather than slow: a perft count that
 //! differs from the reference or between runs, a fixed-depth search that is not deterministic,
-//! or an engine that answers the protocol unexpectedly.
+//! an engine that answers the protocol unexpectedly, or a threaded search that returns no move.
 //! Randomness (the delays before `isready` and `stop`) is seeded, so runs are repeatable.
 //! See docs/benchmarks.md for what each figure means and the last measured values.
 
@@ -24,6 +28,7 @@ mod perft;
 mod protocol;
 mod report;
 mod search;
+mod threads;
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -33,6 +38,7 @@ use perft::bench_perft;
 use protocol::bench_protocol;
 use report::Table;
 use search::bench_search;
+use threads::{ISAAC_TV3, Line, SIGHT_C3_B2, TACTIGON_D8C9_E15F12, bench_threads};
 
 type BenchResult<T> = Result<T, String>;
 
@@ -133,7 +139,18 @@ struct Plan {
     movetime_rounds: usize,
     /// The movetimes tried, ms.
     movetimes: &'static [u64],
+    /// Runs of each measurement of the threads section (medians are reported).
+    threads_runs: usize,
+    /// The thread counts the threads section compares, the first being 1.
+    thread_counts: &'static [usize],
+    /// Fixed-depth alpha-beta searches of the threads section: positions and depth limits.
+    threads_searches: Vec<(Line, u32)>,
+    /// Iterations of the threads section's MCTS search (all threads together).
+    mcts_iterations: u64,
 }
+
+/// The thread counts of the threads section: up to eight times a two-core machine's cores.
+const THREAD_COUNTS: &[usize] = &[1, 2, 4, 8, 16];
 
 impl Plan {
     fn new(mode: Mode) -> Plan {
@@ -162,6 +179,14 @@ impl Plan {
                 latency_tries: 100,
                 movetime_rounds: 25,
                 movetimes: &[50, 100, 200, 500],
+                threads_runs: 3,
+                thread_counts: THREAD_COUNTS,
+                threads_searches: vec![
+                    (SIGHT_C3_B2, 12),
+                    (TACTIGON_D8C9_E15F12, 5),
+                    (ISAAC_TV3, 12),
+                ],
+                mcts_iterations: 30_000,
             },
             Mode::Quick => Plan {
                 perft_runs: 3,
@@ -187,6 +212,14 @@ impl Plan {
                 latency_tries: 10,
                 movetime_rounds: 3,
                 movetimes: &[50, 100, 200, 500],
+                threads_runs: 1,
+                thread_counts: THREAD_COUNTS,
+                threads_searches: vec![
+                    (SIGHT_C3_B2, 12),
+                    (TACTIGON_D8C9_E15F12, 5),
+                    (ISAAC_TV3, 12),
+                ],
+                mcts_iterations: 30_000,
             },
             Mode::Smoke => Plan {
                 perft_runs: 1,
@@ -209,6 +242,10 @@ impl Plan {
                 latency_tries: 2,
                 movetime_rounds: 1,
                 movetimes: &[50, 100],
+                threads_runs: 1,
+                thread_counts: THREAD_COUNTS,
+                threads_searches: vec![(SIGHT_C3_B2, 4), (TACTIGON_D8C9_E15F12, 2), (ISAAC_TV3, 4)],
+                mcts_iterations: 1_000,
             },
         }
     }
@@ -237,7 +274,7 @@ fn main() -> ExitCode {
             "--list" => return ExitCode::SUCCESS,
             "--help" | "-h" => {
                 println!(
-                    "usage: cargo bench --bench engine [-- [--quick] [perft] [search] [protocol]]"
+                    "usage: cargo bench --bench engine [-- [--quick] [perft] [search] [protocol] [threads]]"
                 );
                 return ExitCode::SUCCESS;
             }
@@ -245,7 +282,7 @@ fn main() -> ExitCode {
             s => sections.push(s.to_string()),
         }
     }
-    const SECTIONS: [&str; 3] = ["perft", "search", "protocol"];
+    const SECTIONS: [&str; 4] = ["perft", "search", "protocol", "threads"];
     if let Some(s) = sections
         .iter()
         .find(|s| !SECTIONS.iter().any(|n| n.contains(*s)))
@@ -272,6 +309,9 @@ fn main() -> ExitCode {
         }
         if wanted("protocol") {
             verdicts.extend(bench_protocol(&plan)?);
+        }
+        if wanted("threads") {
+            bench_threads(&plan)?;
         }
         Ok(())
     })();
