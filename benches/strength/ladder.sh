@@ -17,6 +17,7 @@
 #                   with CONCURRENCY=1 on a machine with at least 2 free cores)
 #   default-threads the game's default searcher (Isaac: MCTS in placement) with Threads 2
 #                   vs Threads 1, both at 2+0.02 (alone, CONCURRENCY=1, as `threads`)
+#   threads10, default-threads10  the same two at 10+0.1
 # Environment: LUDUS (binary, default target/release/ludus), OUT (directory for the records,
 # results and tables, default target/strength), CONCURRENCY (default 2), PLIES (random opening
 # plies, default 2), SEED (default 1), MARGIN (time margin in ms, default 50), OPENINGS (an
@@ -28,7 +29,7 @@
 # Every rung writes OUT/GAME-RUNG.{pgn,json,txt}; a rerun resumes an unfinished rung.
 set -euo pipefail
 if [ $# -lt 1 ]; then
-    sed -n '2,28p' "$0" >&2
+    sed -n '2,29p' "$0" >&2
     exit 2
 fi
 game=$1
@@ -60,6 +61,8 @@ for rung in "${rungs[@]}"; do
     half-double) mapfile -t pair < <(engine full1 tc=1+0.01; engine full05 tc=0.5+0.005) ;;
     fast-double) mapfile -t pair < <(engine full2 tc=2+0.02; engine full1 tc=1+0.01) ;;
     default-threads) mapfile -t pair < <(engine threads2 option.Threads=2 tc=2+0.02; engine threads1 tc=2+0.02) ;;
+    default-threads10) mapfile -t pair < <(engine threads2 option.Threads=2 tc=10+0.1; engine threads1 tc=10+0.1) ;;
+    threads10) mapfile -t pair < <(engine threads2 option.Threads=2 option.Searcher=alphabeta tc=10+0.1; engine threads1 option.Searcher=alphabeta tc=10+0.1) ;;
     threads) mapfile -t pair < <(engine threads2 option.Threads=2 option.Searcher=alphabeta tc=2+0.02; engine threads1 option.Searcher=alphabeta tc=2+0.02) ;;
     *)
         echo "unknown rung $rung" >&2
