@@ -8,6 +8,7 @@ pub mod inflight;
 pub mod iterations;
 pub mod levels;
 pub mod limits;
+mod main_thread;
 pub mod mcts;
 pub mod ordering;
 pub mod progress;
@@ -23,8 +24,8 @@ use crate::game::{PackedMove, Searchable};
 use crate::net::{GameNet, Net};
 use alphabeta::{AlphaBeta, Role, RootLine};
 use iterations::SharedIterations;
-use limits::Deadlines;
 pub use limits::{Clock, Limits};
+use main_thread::MainSearch;
 use ordering::{History, MAX_PLY};
 use progress::{Progress, ProgressSink};
 pub use score::Score;
@@ -394,134 +395,4 @@ pub fn search_reporting<G: Searchable>(
         helpers_halt.store(true, Ordering::Relaxed);
         result
     })
-}
-
-/// The main thread's iterative deepening: it reports, and decides when to stop.
-struct MainSearch<'a, G: Searchable> {
-    root: &'a G,
-    params: &'a SearchParams<G::Move>,
-    start: Instant,
-    deadlines: Deadlines,
-    max_depth: u32,
-    /// The iterations every thread completes (`None` with one thread or several lines).
-    shared: Option<&'a SharedIterations<G::Move>>,
-}
-
-impl<G: Searchable> MainSearch<'_, G> {
-    /// The deepest iteration another thread completed beyond `depth`, as lines to adopt.
-    fn deeper_than(&self, depth: u32) -> Option<(u32, Vec<RootLine<G::Move>>)> {
-        self.shared?
-            .deepest()
-            .filter(|c| c.depth > depth)
-            .map(|c| (c.depth, vec![c.line]))
-    }
-
-    fn iterate(
-        &self,
-        ab: &mut AlphaBeta<G>,
-        mut moves: Vec<G::Move>,
-        report: &mut dyn FnMut(SearchInfo<G::Move>),
-    ) -> SearchResult<G::Move> {
-        let root = self.root;
-        let limits = &self.params.limits;
-        let lines_wanted = self.params.multipv.clamp(1, moves.len());
-        let mut lines: Vec<RootLine<G::Move>> = Vec::new();
-        let mut result = SearchResult::empty();
-        let mut depth = 1;
-        while depth <= self.max_depth {
-            // Aspiration: a single line searches a window around the last iteration's score.
-            let guess = lines.first().map(|l| l.score);
-            self.shared.inspect(|s| s.begin(depth));
-            let found = aspiration_search(ab, root, &moves, lines_wanted, depth, guess);
-            self.shared.inspect(|s| s.end(depth));
-            let found = found.filter(|l| !l.is_empty());
-            let (done, new_lines) = match found {
-                Some(new_lines) => {
-                    if let Some(shared) = self.shared {
-                        shared.post(depth, &new_lines[0]);
-                    }
-                    (depth, new_lines)
-                }
-                // Another thread completed this depth first: its line is taken over.
-                None if ab.overtaken() => match self.deeper_than(result.depth) {
-                    Some(deeper) => deeper,
-                    None => continue,
-                },
-                None => {
-                    if let Some((done, deeper)) = self.deeper_than(result.depth) {
-                        // Cut, but a helper had completed a deeper iteration: its line.
-                        result.depth = done;
-                        lines = deeper;
-                        self.report_lines(ab, done, lines_wanted, &lines, report);
-                    } else if lines.is_empty() {
-                        // Cut during depth 1: the best root move it had scored is played (it is
-                        // not reported: depth 1 is not complete).
-                        lines.extend(ab.unfinished_best.take());
-                    } else {
-                        // Cut during a later iteration: the last finished one's lines again,
-                        // with the totals of the whole search.
-                        self.report_lines(ab, result.depth, lines_wanted, &lines, report);
-                    }
-                    break;
-                }
-            };
-            // Next iteration starts with this one's best lines, best first.
-            let firsts: Vec<G::Move> = new_lines.iter().map(|l| l.pv[0]).collect();
-            moves.retain(|m| !firsts.contains(m));
-            moves.splice(0..0, firsts);
-            self.report_lines(ab, done, lines_wanted, &new_lines, report);
-            lines = new_lines;
-            result.depth = done;
-            let finished = lines
-                .iter()
-                .all(|l| AlphaBeta::<G>::is_final(root, done, l));
-            let past_soft = self.deadlines.soft.is_some_and(|s| Instant::now() >= s);
-            let out_of_nodes = limits.nodes.is_some_and(|n| ab.total_nodes() >= n);
-            let mate_found = limits.mate.is_some_and(|n| {
-                matches!(Score::from_internal(lines[0].score), Score::Mate(m) if m > 0 && m <= n as i32)
-            });
-            if finished || past_soft || out_of_nodes || mate_found {
-                break;
-            }
-            depth = done + 1;
-        }
-        result.nodes = ab.total_nodes();
-        if let Some(best) = lines.first() {
-            result.best = best.pv.first().copied();
-            result.score = Some(Score::from_internal(best.score));
-        } else {
-            // Cut before depth 1 scored a move: the first root move in the search's order.
-            result.best = Some(moves[0]);
-        }
-        result
-    }
-
-    /// One `info` report per finished line of the iteration at `depth`.
-    fn report_lines(
-        &self,
-        ab: &mut AlphaBeta<G>,
-        depth: u32,
-        lines_wanted: usize,
-        lines: &[RootLine<G::Move>],
-        report: &mut dyn FnMut(SearchInfo<G::Move>),
-    ) {
-        let elapsed = self.start.elapsed();
-        let nodes = ab.total_nodes();
-        if let Some(progress) = &mut ab.progress {
-            progress.reported(Instant::now());
-        }
-        for (i, line) in lines.iter().enumerate() {
-            report(SearchInfo {
-                depth,
-                seldepth: ab.seldepth as u32,
-                multipv: (lines_wanted > 1).then_some(i + 1),
-                score: Score::from_internal(line.score),
-                nodes,
-                nps: (nodes as u128 * 1000 / elapsed.as_millis().max(1)) as u64,
-                time_ms: elapsed.as_millis() as u64,
-                hashfull: ab.hashfull(),
-                pv: line.pv.clone(),
-            });
-        }
-    }
 }
