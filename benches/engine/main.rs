@@ -149,6 +149,15 @@ struct Plan {
     mcts_iterations: u64,
 }
 
+/// The threads section's positions and depths (full and quick runs alike).
+fn threads_searches() -> Vec<(Line, u32)> {
+    vec![
+        (SIGHT_C3_B2, 12),
+        (TACTIGON_D8C9_E15F12, 5),
+        (ISAAC_TV3, 12),
+    ]
+}
+
 /// The thread counts of the threads section: up to eight times a two-core machine's cores.
 const THREAD_COUNTS: &[usize] = &[1, 2, 4, 8, 16];
 
@@ -181,11 +190,7 @@ impl Plan {
                 movetimes: &[50, 100, 200, 500],
                 threads_runs: 3,
                 thread_counts: THREAD_COUNTS,
-                threads_searches: vec![
-                    (SIGHT_C3_B2, 12),
-                    (TACTIGON_D8C9_E15F12, 5),
-                    (ISAAC_TV3, 12),
-                ],
+                threads_searches: threads_searches(),
                 mcts_iterations: 30_000,
             },
             Mode::Quick => Plan {
@@ -214,11 +219,7 @@ impl Plan {
                 movetimes: &[50, 100, 200, 500],
                 threads_runs: 1,
                 thread_counts: THREAD_COUNTS,
-                threads_searches: vec![
-                    (SIGHT_C3_B2, 12),
-                    (TACTIGON_D8C9_E15F12, 5),
-                    (ISAAC_TV3, 12),
-                ],
+                threads_searches: threads_searches(),
                 mcts_iterations: 30_000,
             },
             Mode::Smoke => Plan {

@@ -408,28 +408,10 @@ impl<G: Evaluate + NetFeatures> Evaluator<G> {
 
 #[cfg(test)]
 mod tests {
-    use rand::rngs::SmallRng;
-    use rand::{RngExt, SeedableRng};
 
     use super::*;
     use crate::game::Game;
     use crate::game::isaac::Isaac;
-
-    /// Positions of seeded random Isaac games, every ply of both phases.
-    fn isaac_positions(games: u64) -> Vec<Isaac> {
-        let mut positions = Vec::new();
-        let mut moves = Vec::new();
-        for seed in 0..games {
-            let mut rng = SmallRng::seed_from_u64(seed);
-            let mut pos = Isaac::start(&Default::default());
-            while pos.outcome().is_none() {
-                positions.push(pos.clone());
-                pos.generate_moves(&mut moves);
-                pos.play(moves[rng.random_range(0..moves.len())]);
-            }
-        }
-        positions
-    }
 
     #[test]
     fn a_child_evaluated_from_its_parent_is_evaluated_exactly() {
@@ -437,7 +419,7 @@ mod tests {
         let mut evaluator = NetEvaluator::new(net.clone());
         let mut moves = Vec::new();
         let (mut told, mut refreshed) = (0, 0);
-        for (i, pos) in isaac_positions(24).iter().enumerate() {
+        for (i, pos) in crate::game::isaac::random_positions(24).iter().enumerate() {
             evaluator.set_parent(pos);
             pos.generate_moves(&mut moves);
             for &mv in &moves {

@@ -53,12 +53,49 @@ impl InFlight {
         self.slot(key).store(key, Ordering::Relaxed);
     }
 
+    /// Takes the position of hash `key` for this thread (marks it) and returns true, unless
+    /// the move to it `may_wait` and another thread is searching it: then false (defer it).
+    #[inline]
+    pub fn claim(&self, key: u64, may_wait: bool) -> bool {
+        if may_wait && self.busy(key) {
+            return false;
+        }
+        self.enter(key);
+        true
+    }
+
     /// Unmarks the position of hash `key`, unless another position took its slot since.
     #[inline]
     pub fn leave(&self, key: u64) {
         let _ = self
             .slot(key)
             .compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+}
+
+/// The order a node's moves are searched in when some may be deferred: every index once, in
+/// order, then the deferred ones again, in the order they were deferred.
+pub struct MoveOrder {
+    next: usize,
+    count: usize,
+}
+
+impl MoveOrder {
+    /// The order of `count` moves.
+    pub fn new(count: usize) -> Self {
+        MoveOrder { next: 0, count }
+    }
+
+    /// The next move's index, and whether it is a deferred move coming back; `None` once
+    /// every move and every one of `deferred` has come.
+    pub fn next(&mut self, deferred: &[usize]) -> Option<(usize, bool)> {
+        let k = self.next;
+        self.next += 1;
+        if k < self.count {
+            Some((k, false))
+        } else {
+            deferred.get(k - self.count).map(|&i| (i, true))
+        }
     }
 }
 
@@ -76,6 +113,32 @@ mod tests {
         assert!(!table.busy(b));
         table.leave(a);
         assert!(!table.busy(a));
+    }
+
+    #[test]
+    fn a_claim_defers_only_a_move_that_may_wait_for_a_busy_position() {
+        let table = InFlight::new();
+        assert!(table.claim(11, true), "free: taken");
+        assert!(!table.claim(11, true), "busy: deferred");
+        assert!(
+            table.claim(11, false),
+            "the first move or a deferred one: searched anyway"
+        );
+    }
+
+    #[test]
+    fn deferred_moves_come_back_after_all_the_others() {
+        let mut order = MoveOrder::new(4);
+        let mut deferred = Vec::new();
+        let mut seen = Vec::new();
+        while let Some((i, again)) = order.next(&deferred) {
+            if !again && (i == 1 || i == 2) {
+                deferred.push(i);
+                continue;
+            }
+            seen.push((i, again));
+        }
+        assert_eq!(seen, [(0, false), (3, false), (1, true), (2, true)]);
     }
 
     #[test]

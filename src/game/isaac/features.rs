@@ -211,7 +211,7 @@ mod tests {
     use rand::{RngExt, SeedableRng};
 
     use super::*;
-    use crate::game::isaac::Tile;
+    use crate::game::isaac::{Tile, random_positions};
     use crate::game::{Game, Player};
 
     fn features(pos: &Isaac, view: usize) -> Vec<u16> {
@@ -245,22 +245,6 @@ mod tests {
         s.floors.swap(0, 1);
         s.side = pos.side.opponent();
         s
-    }
-
-    /// Positions of seeded random games, every ply of both phases.
-    fn random_positions(games: u64) -> Vec<Isaac> {
-        let mut positions = Vec::new();
-        let mut moves = Vec::new();
-        for seed in 0..games {
-            let mut rng = SmallRng::seed_from_u64(seed);
-            let mut pos = Isaac::start(&Default::default());
-            while pos.outcome().is_none() {
-                positions.push(pos.clone());
-                pos.generate_moves(&mut moves);
-                pos.play(moves[rng.random_range(0..moves.len())]);
-            }
-        }
-        positions
     }
 
     #[test]

@@ -452,3 +452,23 @@ impl Game for Isaac {
 
 /// Isaac has no solved book.
 impl SolvedBook for Isaac {}
+
+/// Positions of seeded random games (seeds `0..games`), every ply of both phases: what the
+/// tests of the features and of the net's updates walk through.
+#[cfg(test)]
+pub(crate) fn random_positions(games: u64) -> Vec<Isaac> {
+    use rand::rngs::SmallRng;
+    use rand::{RngExt, SeedableRng};
+    let mut positions = Vec::new();
+    let mut moves = Vec::new();
+    for seed in 0..games {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut pos = Isaac::start(&Default::default());
+        while pos.outcome().is_none() {
+            positions.push(pos.clone());
+            pos.generate_moves(&mut moves);
+            pos.play(moves[rng.random_range(0..moves.len())]);
+        }
+    }
+    positions
+}

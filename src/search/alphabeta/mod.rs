@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
 
-use super::inflight::{self, InFlight};
+use super::inflight::{self, InFlight, MoveOrder};
 use super::is_proven_within;
 use super::limits::Deadlines;
 use super::ordering::{History, Killers, MAX_PLY, promote, sort_by_history};
@@ -346,16 +346,8 @@ impl<'a, G: Searchable> AlphaBeta<'a, G> {
         let inflight = self.inflight.filter(|_| depth >= inflight::MIN_DEPTH);
         let mut deferred = std::mem::take(&mut self.deferred[ply]);
         deferred.clear();
-        let mut next = 0;
-        loop {
-            let (i, second_pass) = if next < moves.len() {
-                (next, false)
-            } else if let Some(&i) = deferred.get(next - moves.len()) {
-                (i, true)
-            } else {
-                break;
-            };
-            next += 1;
+        let mut order = MoveOrder::new(moves.len());
+        while let Some((i, second_pass)) = order.next(&deferred) {
             if i == promoted && !second_pass {
                 sort_by_history(pos, &mut moves[i..], &mut self.scored, self.history);
             }
@@ -363,12 +355,11 @@ impl<'a, G: Searchable> AlphaBeta<'a, G> {
             let mut child = pos.clone();
             child.play(m);
             let mark = inflight.map(|table| (table, child.hash()));
-            if let Some((table, key)) = mark {
-                if i > 0 && !second_pass && table.busy(key) {
-                    deferred.push(i);
-                    continue;
-                }
-                table.enter(key);
+            if let Some((table, key)) = mark
+                && !table.claim(key, i > 0 && !second_pass)
+            {
+                deferred.push(i);
+                continue;
             }
             let threat = child.must_respond();
             let new_depth = depth - 1;

@@ -4,7 +4,7 @@
 
 use super::{AlphaBeta, RootLine};
 use crate::game::Searchable;
-use crate::search::inflight;
+use crate::search::inflight::{self, MoveOrder};
 use crate::search::tt::Bound;
 
 impl<G: Searchable> AlphaBeta<'_, G> {
@@ -39,26 +39,17 @@ impl<G: Searchable> AlphaBeta<'_, G> {
         // Root moves another thread is inside of wait for the end (simplified ABDADA).
         let inflight = self.inflight.filter(|_| depth >= inflight::MIN_DEPTH);
         let mut deferred = Vec::new();
-        let mut next = 0;
-        loop {
-            let (i, second_pass) = if next < moves.len() {
-                (next, false)
-            } else if let Some(&i) = deferred.get(next - moves.len()) {
-                (i, true)
-            } else {
-                break;
-            };
-            next += 1;
+        let mut order = MoveOrder::new(moves.len());
+        while let Some((i, second_pass)) = order.next(&deferred) {
             let m = moves[i];
             let mut child = root.clone();
             child.play(m);
             let mark = inflight.map(|table| (table, child.hash()));
-            if let Some((table, key)) = mark {
-                if i > 0 && !second_pass && table.busy(key) {
-                    deferred.push(i);
-                    continue;
-                }
-                table.enter(key);
+            if let Some((table, key)) = mark
+                && !table.claim(key, i > 0 && !second_pass)
+            {
+                deferred.push(i);
+                continue;
             }
             if let Some(progress) = &mut self.progress
                 && progress.names_root_moves()
