@@ -50,7 +50,7 @@ pub const TACTIGON_D8C9_E15F12: Line = Line {
     start: TACTIGON_START,
     moves: &["d8-c9", "e15-f12"],
 };
-/// Isaac's scoring position (TV3 after the phase change).
+/// Isaac's scoring position (docs/rules/isaac.md TV3 after the phase change).
 pub const ISAAC_TV3: Line = Line {
     start: ISAAC_SCORING,
     moves: &[],
