@@ -33,7 +33,8 @@ ludus speaks UGI (UCI with game-neutral seats). Commands:
   position startpos|fen <pos> [moves <m>...]
   move <m> [<m>...]              play moves on the current position
   go [p1time T] [p2time T] [p1inc I] [p2inc I] [movestogo N] [movetime T]
-     [depth D] [nodes N] [infinite] [searchmoves <m>...]
+     [depth D] [nodes N] [mate N] [infinite] [ponder] [searchmoves <m>...]
+  ponderhit                      the expected reply came: the ponder search becomes the real one
   stop | quit                    end the search | leave
   query gameover|p1turn|result|game|fen|legalmoves
   d | eval                       draw the position | explain its evaluation
