@@ -53,17 +53,6 @@ impl InFlight {
         self.slot(key).store(key, Ordering::Relaxed);
     }
 
-    /// Takes the position of hash `key` for this thread (marks it) and returns true, unless
-    /// the move to it `may_wait` and another thread is searching it: then false (defer it).
-    #[inline]
-    pub fn claim(&self, key: u64, may_wait: bool) -> bool {
-        if may_wait && self.busy(key) {
-            return false;
-        }
-        self.enter(key);
-        true
-    }
-
     /// Unmarks the position of hash `key`, unless another position took its slot since.
     #[inline]
     pub fn leave(&self, key: u64) {
@@ -71,6 +60,43 @@ impl InFlight {
             .slot(key)
             .compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
     }
+}
+
+/// A position this thread marked as being searched; the mark goes when this is dropped.
+pub struct Mark<'a> {
+    table: &'a InFlight,
+    key: u64,
+}
+
+impl Drop for Mark<'_> {
+    fn drop(&mut self) {
+        self.table.leave(self.key);
+    }
+}
+
+/// A move that waits for the end of its node's list: another thread is inside its position.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Deferred;
+
+/// Whether to search the move into the position of hash `key()` now: `Err(Deferred)` if the
+/// move `may_wait` and another thread is searching that position, else `Ok` with the
+/// position marked for as long as the [`Mark`] lives (no mark, and no hash computed, without
+/// a `table`: one thread).
+#[inline]
+pub fn claim(
+    table: Option<&InFlight>,
+    key: impl FnOnce() -> u64,
+    may_wait: bool,
+) -> Result<Option<Mark<'_>>, Deferred> {
+    let Some(table) = table else {
+        return Ok(None);
+    };
+    let key = key();
+    if may_wait && table.busy(key) {
+        return Err(Deferred);
+    }
+    table.enter(key);
+    Ok(Some(Mark { table, key }))
 }
 
 /// The order a node's moves are searched in when some may be deferred: every index once, in
@@ -118,12 +144,19 @@ mod tests {
     #[test]
     fn a_claim_defers_only_a_move_that_may_wait_for_a_busy_position() {
         let table = InFlight::new();
-        assert!(table.claim(11, true), "free: taken");
-        assert!(!table.claim(11, true), "busy: deferred");
+        let mark = claim(Some(&table), || 11, true).expect("free: taken");
+        assert!(mark.is_some() && table.busy(11));
+        assert_eq!(claim(Some(&table), || 11, true).err(), Some(Deferred));
+        let again = claim(Some(&table), || 11, false);
         assert!(
-            table.claim(11, false),
+            again.is_ok(),
             "the first move or a deferred one: searched anyway"
         );
+        drop(again);
+        drop(mark);
+        assert!(!table.busy(11), "the mark goes with its owner");
+        let unmarked = claim(None, || unreachable!("no table, no hash"), true);
+        assert!(matches!(unmarked, Ok(None)));
     }
 
     #[test]

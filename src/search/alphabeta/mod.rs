@@ -354,13 +354,11 @@ impl<'a, G: Searchable> AlphaBeta<'a, G> {
             let m = moves[i];
             let mut child = pos.clone();
             child.play(m);
-            let mark = inflight.map(|table| (table, child.hash()));
-            if let Some((table, key)) = mark
-                && !table.claim(key, i > 0 && !second_pass)
-            {
+            let Ok(_mark) = inflight::claim(inflight, || child.hash(), i > 0 && !second_pass)
+            else {
                 deferred.push(i);
                 continue;
-            }
+            };
             let threat = child.must_respond();
             let new_depth = depth - 1;
             let score = if i == 0 {
@@ -384,9 +382,6 @@ impl<'a, G: Searchable> AlphaBeta<'a, G> {
                     s
                 }
             };
-            if let Some((table, key)) = mark {
-                table.leave(key);
-            }
             if self.aborted {
                 break;
             }

@@ -44,13 +44,11 @@ impl<G: Searchable> AlphaBeta<'_, G> {
             let m = moves[i];
             let mut child = root.clone();
             child.play(m);
-            let mark = inflight.map(|table| (table, child.hash()));
-            if let Some((table, key)) = mark
-                && !table.claim(key, i > 0 && !second_pass)
-            {
+            let Ok(_mark) = inflight::claim(inflight, || child.hash(), i > 0 && !second_pass)
+            else {
                 deferred.push(i);
                 continue;
-            }
+            };
             if let Some(progress) = &mut self.progress
                 && progress.names_root_moves()
             {
@@ -71,9 +69,6 @@ impl<G: Searchable> AlphaBeta<'_, G> {
                     s
                 }
             };
-            if let Some((table, key)) = mark {
-                table.leave(key);
-            }
             if self.aborted {
                 self.unfinished_best = best.into_iter().next();
                 return None;
