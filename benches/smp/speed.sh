@@ -25,12 +25,11 @@ nps() { # nps GAME POSITION THREADS: the last nodes-per-second the search report
         awk '/^info/ && / nps / { for (i = 1; i < NF; i++) if ($i == "nps") n = $(i+1) } END { print n }'
 }
 
-median() { # median FILE: the median of its numbers
-    sort -n "$1" | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }'
-}
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 printf '%-44s %10s %10s %7s\n' position "T1 nps" "T$threads nps" ratio
-logsum=0 count=0
+: >"$tmp/ratios"
 while IFS='|' read -r game _ position; do
     [ -z "$game" ] || [ "${game:0:1}" = "#" ] && continue
     : >"$tmp/one"
@@ -42,7 +41,6 @@ while IFS='|' read -r game _ position; do
     n1=$(median "$tmp/one") nn=$(median "$tmp/many")
     ratio=$(awk -v a="$n1" -v b="$nn" 'BEGIN { printf "%.2f", b / (a > 0 ? a : 1) }')
     printf '%-44s %10s %10s %7s\n' "$game ${position#position startpos moves }" "$n1" "$nn" "$ratio"
-    logsum=$(awk -v s="$logsum" -v r="$ratio" 'BEGIN { print s + log(r) }')
-    count=$((count + 1))
+    echo "$ratio" >>"$tmp/ratios"
 done <"$positions"
-awk -v s="$logsum" -v n="$count" 'BEGIN { if (n) printf "geometric mean of %d ratios: %.2f\n", n, exp(s / n) }'
+geometric_mean "$tmp/ratios"

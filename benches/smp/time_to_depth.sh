@@ -25,12 +25,11 @@ search() { # search GAME DEPTH POSITION THREADS: the time (ms) reported for DEPT
         awk -v want="$2" '/^bestmove/ { exit } /^info depth/ && / pv / { for (i = 1; i < NF; i++) { if ($i == "depth") d = $(i+1); if ($i == "time") t = $(i+1) } if (d >= want && !done) { print t; done = 1 } }'
 }
 
-median() { # median FILE: the median of its numbers
-    sort -n "$1" | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }'
-}
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 printf '%-44s %5s %10s %10s %7s\n' position depth "T1 ms" "T$threads ms" ratio
-logsum=0 count=0
+: >"$tmp/ratios"
 while IFS='|' read -r game depth position; do
     [ -z "$game" ] || [ "${game:0:1}" = "#" ] && continue
     : >"$tmp/one"
@@ -46,7 +45,6 @@ while IFS='|' read -r game depth position; do
     fi
     ratio=$(awk -v a="$t1" -v b="$tn" 'BEGIN { printf "%.2f", a / (b > 0 ? b : 1) }')
     printf '%-44s %5s %10s %10s %7s\n' "$game ${position#position startpos moves }" "$depth" "$t1" "$tn" "$ratio"
-    logsum=$(awk -v s="$logsum" -v r="$ratio" 'BEGIN { print s + log(r) }')
-    count=$((count + 1))
+    echo "$ratio" >>"$tmp/ratios"
 done <"$positions"
-awk -v s="$logsum" -v n="$count" 'BEGIN { if (n) printf "geometric mean of %d ratios: %.2f\n", n, exp(s / n) }'
+geometric_mean "$tmp/ratios"

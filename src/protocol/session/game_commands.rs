@@ -65,39 +65,46 @@ impl<G: Searchable> Session<'_, G> {
     }
 
     pub(super) fn go(&mut self, args: &GoArgs) {
-        // The move's time starts now, also if an earlier search must be stopped first.
-        let started = Instant::now();
-        self.wait_idle();
         self.pondering = None;
-        // `go ponder`: search without limits until `ponderhit` (the real search with these
-        // limits, from then) or `stop` (answered at once).
-        let pondering = args.ponder.then(|| GoArgs {
-            ponder: false,
-            ..args.clone()
-        });
-        let unlimited;
-        let args = if pondering.is_some() {
-            unlimited = GoArgs {
+        if args.ponder {
+            // `go ponder`: search without limits until `ponderhit` (the real search with these
+            // limits, from then) or `stop` (answered at once).
+            let unlimited = GoArgs {
                 infinite: true,
                 searchmoves: args.searchmoves.clone(),
                 ..GoArgs::default()
             };
-            &unlimited
+            let real = GoArgs {
+                ponder: false,
+                ..args.clone()
+            };
+            self.pondering = self.search(&unlimited).map(|job| (job, real));
         } else {
-            args
-        };
+            self.search(args);
+        }
+    }
+
+    /// Starts the search `args` asks for and returns its job, or answers `bestmove (none)`
+    /// at once (no position, a finished game, bad arguments) and returns `None`.
+    fn search(&mut self, args: &GoArgs) -> Option<u64> {
+        // The move's time starts now, also if an earlier search must be stopped first.
+        let started = Instant::now();
+        self.wait_idle();
         let Some(pos) = self.position.clone() else {
             self.no_position("go");
-            return self.out("bestmove (none)");
+            self.out("bestmove (none)");
+            return None;
         };
         if pos.outcome().is_some() {
-            return self.out("bestmove (none)");
+            self.out("bestmove (none)");
+            return None;
         }
         let params = match self.search_params(&pos, args, started) {
             Ok(p) => p,
             Err(e) => {
                 self.error(e);
-                return self.out("bestmove (none)");
+                self.out("bestmove (none)");
+                return None;
             }
         };
         let level = self
@@ -113,14 +120,13 @@ impl<G: Searchable> Session<'_, G> {
             .and_then(Searcher::from_name)
             .unwrap_or_default();
         let book = self.shared.options.get_bool(opt::SOLVED_BOOK, true);
-        let job = self.engine.submit(Job::Search {
+        Some(self.engine.submit(Job::Search {
             root: pos,
             params,
             level,
             searcher,
             book,
-        });
-        self.pondering = pondering.map(|real| (job, real));
+        }))
     }
 
     /// `ponderhit`: the opponent played the expected reply. The ponder search is stopped
