@@ -48,7 +48,7 @@ pub const EVAL_NAMES: &[&str] = &["net", "hand"];
 pub const SEED: &str = "Seed";
 
 /// Default transposition table size in MiB.
-pub const DEFAULT_HASH_MIB: i64 = 16;
+pub const DEFAULT_HASH_MIB: i64 = 64;
 /// Largest `Hash` where the machine's memory cannot be read.
 const FALLBACK_MAX_HASH_MIB: i64 = 16_384;
 /// Most lines `MultiPV` reports. Every search can be cut at any node, so more lines cost

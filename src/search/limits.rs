@@ -82,6 +82,12 @@ impl Limits {
             && !self.infinite
     }
 
+    /// Whether the search's length is the time manager's to choose: a clock, and no `nodes`,
+    /// `movetime` or `infinite` that asks for a length of its own.
+    pub fn clock_decides(&self) -> bool {
+        self.clock.is_some() && self.nodes.is_none() && self.movetime_ms.is_none() && !self.infinite
+    }
+
     /// The time bounds for a search started at `start`.
     ///
     /// `overhead_ms` (option `Move Overhead`) is the budget for what the GUI, the pipes and

@@ -252,3 +252,22 @@ fn isaac_go_movetime_uses_its_time_even_when_the_tree_is_full() {
         "answered after {took:?}"
     );
 }
+
+#[test]
+fn isaac_under_a_clock_answers_once_the_tree_is_full() {
+    // 1 MiB is full after about 5,500 iterations at Isaac's start; a 10-minute clock's target
+    // there is about half a minute, in which the search would run millions through the full
+    // tree (as `go movetime` does). Counted in iterations, not seconds: load cannot change it.
+    let mut engine = Engine::spawn_with_args(&["--game", "isaac"]);
+    engine.send("setoption name Hash value 1");
+    engine.send("position startpos");
+    engine.assert_ready();
+    engine.send("go wtime 600000 btime 600000");
+    let lines = engine.read_until_within(Duration::from_secs(60), "bestmove", is_bestmove);
+    engine.quit(Duration::from_secs(10));
+    let last_info = lines.iter().rev().find(|l| l.starts_with("info depth"));
+    let hashfull = last_info.and_then(|l| info_field(l, "hashfull"));
+    assert!(hashfull >= Some(990), "{last_info:?}");
+    let nodes = last_info.and_then(|l| info_field(l, "nodes"));
+    assert!(nodes.is_some_and(|n| n < 50_000), "{last_info:?}");
+}

@@ -131,7 +131,7 @@ fn bad_option_values_are_reported_and_the_engine_goes_on() {
     let lines = engine.read_until(|l| l == "ugiok");
     let max_hash = lines
         .iter()
-        .find_map(|l| l.strip_prefix("option name Hash type spin default 16 min 1 max "))
+        .find_map(|l| l.strip_prefix("option name Hash type spin default 64 min 1 max "))
         .expect("the Hash option line")
         .to_string();
     let hash_0 = format!(

@@ -76,8 +76,9 @@ impl<'a, G: Searchable> Shared<'a, G> {
     /// Whether the search is over: the root proven, `stop`, the node limit reached, the time
     /// manager's target passed (the hard deadline if there is none; never before
     /// [`MIN_ITERATIONS`] iterations, so that a target of 0 in time trouble still chooses by
-    /// search), a full tree under a depth limit alone (which it could never satisfy), or the
-    /// main line as deep as the depth limit.
+    /// search), a full tree under a depth limit alone (which it could never satisfy) or under
+    /// a clock (iterations through a full tree only pile visits on leaves that will not grow:
+    /// the time is better kept for later moves), or the main line as deep as the depth limit.
     fn over(&self) -> bool {
         let done = self.iterations();
         let limits = self.limits;
@@ -87,7 +88,7 @@ impl<'a, G: Searchable> Shared<'a, G> {
             || self.stop.load(Ordering::Relaxed)
             || limits.nodes.is_some_and(|n| done >= n)
             || (done >= MIN_ITERATIONS && deadline.is_some_and(|d| Instant::now() >= d))
-            || (self.tree.is_full() && limits.depth_only())
+            || (self.tree.is_full() && (limits.depth_only() || limits.clock_decides()))
             || (limits.depth.is_some() && pv_reaches(self.tree, self.max_depth))
     }
 
