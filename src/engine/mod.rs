@@ -108,6 +108,8 @@ pub enum Report {
 }
 
 /// Work for the worker.
+// One job is moved through the channel per `go`: a search's size beside a perft's costs nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Job<G: Searchable> {
     /// Search `root` and report a best move.
     Search {
@@ -179,6 +181,8 @@ impl<G: Searchable> Job<G> {
     }
 }
 
+// As for `Job`: one `Run` per `go`.
+#[allow(clippy::large_enum_variant)]
 enum Control<G: Searchable> {
     Run(u64, Job<G>),
     NewGame,

@@ -15,6 +15,7 @@ use super::{Control, Event, Job, Report};
 use crate::game::{Game, OptionValues, Searchable};
 use crate::search::levels::{self, Level};
 use crate::search::progress::Progress;
+use crate::search::strength;
 use crate::search::tt::TranspositionTable;
 use crate::search::{
     Limits, Score, SearchInfo, SearchParams, SearchTables, Searcher, mcts, search as run_search,
@@ -221,6 +222,22 @@ impl<G: Searchable> Worker<G> {
                 };
                 let tables = &mut self.tables;
                 search_reporting(root, params, tables, &self.stop, &mut report, &mut progress).best
+            }
+            Level::Limited(strength) => {
+                let tables = &mut self.tables;
+                let chosen = strength::search_limited(
+                    root,
+                    params,
+                    strength,
+                    tables,
+                    &self.stop,
+                    &mut self.rng,
+                );
+                chosen.and_then(|line| {
+                    let m = line.pv.first().copied();
+                    report(line);
+                    m
+                })
             }
             Level::Greedy => {
                 let moves = levels::candidate_moves(root, params.root_moves.as_deref());

@@ -6,6 +6,7 @@ use crate::machine;
 use crate::search::Searcher;
 use crate::search::levels::Level;
 use crate::search::smp::MAX_THREADS;
+use crate::search::strength;
 
 /// `UCI_Variant`: the game being played.
 pub const VARIANT: &str = "UCI_Variant";
@@ -27,6 +28,11 @@ pub const CLEAR_HASH: &str = "Clear Hash";
 pub const DEBUG_LOG_FILE: &str = "Debug Log File";
 /// `Level`: `random`, `greedy` or `full`.
 pub const LEVEL: &str = "Level";
+/// `UCI_LimitStrength`: play at `UCI_Elo` instead of full strength (with `Level full`).
+pub const LIMIT_STRENGTH: &str = "UCI_LimitStrength";
+/// `UCI_Elo`: the rating `UCI_LimitStrength` plays at, on the current game's scale
+/// (`Level random` = 0; docs/strength.md, "Levels").
+pub const ELO: &str = "UCI_Elo";
 /// `Ponder`: name the expected reply in `bestmove … ponder …` (what a GUI or runner then lets
 /// the engine think about with `go ponder` on the opponent's time).
 pub const PONDER: &str = "Ponder";
@@ -88,6 +94,7 @@ pub fn hash_shortfall(mib: u64, current_mib: u64) -> Option<String> {
 /// Every option, engine options first, then each game's rule switches.
 pub fn all_specs() -> Vec<OptionSpec> {
     let variants: Vec<&'static str> = GameId::ALL.iter().map(|g| g.name()).collect();
+    let (elo_low, elo_high) = strength::elo_range();
     let mut specs = vec![
         OptionSpec::combo(VARIANT, GameId::DEFAULT.name(), &variants),
         OptionSpec::spin(HASH, DEFAULT_HASH_MIB, 1, max_hash_mib()),
@@ -97,6 +104,8 @@ pub fn all_specs() -> Vec<OptionSpec> {
         OptionSpec::button(CLEAR_HASH),
         OptionSpec::text(DEBUG_LOG_FILE, ""),
         OptionSpec::combo(LEVEL, "full", Level::NAMES),
+        OptionSpec::check(LIMIT_STRENGTH, false),
+        OptionSpec::spin(ELO, elo_low, elo_low, elo_high),
         OptionSpec::combo(SEARCHER, "auto", Searcher::NAMES),
         OptionSpec::check(PONDER, false),
         OptionSpec::check(SOLVED_BOOK, true),

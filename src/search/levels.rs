@@ -1,14 +1,16 @@
 //! Strength levels for people: `random` plays a uniformly random legal move, `greedy` the move
-//! with the best one-ply evaluation (what older programs called "hard"), `full` searches.
+//! with the best one-ply evaluation (what older programs called "hard"), `full` searches; a
+//! rating below full strength (`UCI_LimitStrength`, `UCI_Elo`) weakens it ([`super::strength`]).
 
 use rand::RngExt;
 use rand::rngs::SmallRng;
 
 use super::score::{INFINITY, MATE};
+use super::strength::Strength;
 use crate::game::{Outcome, Searchable};
 
 /// The strength levels of option `Level`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Level {
     /// A uniformly random legal move.
     Random,
@@ -16,6 +18,8 @@ pub enum Level {
     Greedy,
     /// The full search.
     Full,
+    /// The full search weakened to a rating (`UCI_LimitStrength`, `UCI_Elo`).
+    Limited(Strength),
 }
 
 impl Level {

@@ -14,6 +14,7 @@ pub mod ordering;
 pub mod progress;
 pub mod score;
 pub mod smp;
+pub mod strength;
 pub mod tt;
 
 use std::sync::Arc;

@@ -12,4 +12,5 @@ mod search_isaac;
 mod search_mcts;
 mod search_mcts_reuse;
 mod search_mcts_threads;
+mod search_strength;
 mod search_tactigon;

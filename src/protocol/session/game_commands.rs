@@ -11,6 +11,7 @@ use crate::engine::Job;
 use crate::game::{Outcome, Player, Searchable};
 use crate::net::{GameNet, Net, embedded};
 use crate::search::levels::Level;
+use crate::search::strength;
 use crate::search::{Clock, Limits, SearchParams, Searcher};
 
 impl<G: Searchable> Session<'_, G> {
@@ -107,12 +108,7 @@ impl<G: Searchable> Session<'_, G> {
                 return None;
             }
         };
-        let level = self
-            .shared
-            .options
-            .get(opt::LEVEL)
-            .and_then(Level::from_name)
-            .unwrap_or(Level::Full);
+        let level = self.level();
         let searcher = self
             .shared
             .options
@@ -127,6 +123,21 @@ impl<G: Searchable> Session<'_, G> {
             searcher,
             book,
         }))
+    }
+
+    /// The level a search plays at: option `Level`, and at `Level full` with
+    /// `UCI_LimitStrength` on, the setting of `UCI_Elo` on this game's scale.
+    fn level(&self) -> Level {
+        let options = &self.shared.options;
+        let level = options
+            .get(opt::LEVEL)
+            .and_then(Level::from_name)
+            .unwrap_or(Level::Full);
+        if level != Level::Full || !options.get_bool(opt::LIMIT_STRENGTH, false) {
+            return level;
+        }
+        let elo = options.get_i64(opt::ELO, strength::elo_range().0);
+        strength::for_elo(self.shared.game.name(), elo).map_or(Level::Full, Level::Limited)
     }
 
     /// `ponderhit`: the opponent played the expected reply. The ponder search is stopped
