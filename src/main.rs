@@ -103,6 +103,10 @@ enum Command {
         /// The engine's Level option (random, greedy, full).
         #[arg(long)]
         level: Option<String>,
+        /// Weaken the engine to this rating on the game's scale (UCI_LimitStrength and
+        /// UCI_Elo; docs/strength.md, "Levels").
+        #[arg(long, conflicts_with = "level")]
+        elo: Option<i64>,
         /// Milliseconds the engine thinks per move (and per hint).
         #[arg(long, default_value_t = 1000)]
         movetime: u64,
@@ -274,6 +278,7 @@ fn main() -> ExitCode {
             p1,
             p2,
             level,
+            elo,
             movetime,
             engine,
             options,
@@ -288,6 +293,7 @@ fn main() -> ExitCode {
                 p1: seat(p1),
                 p2: seat(p2),
                 level,
+                elo,
                 movetime_ms: movetime,
                 engine,
                 options,

@@ -37,6 +37,8 @@ pub struct PlayArgs {
     pub p2: Seat,
     /// The engine's `Level` option, if set.
     pub level: Option<String>,
+    /// The rating to weaken the engine to (`UCI_LimitStrength`, `UCI_Elo`), if set.
+    pub elo: Option<i64>,
     /// Milliseconds the engine thinks per move (and per hint).
     pub movetime_ms: u64,
     /// The engine command; `None` = this program.
@@ -295,12 +297,28 @@ pub fn run(args: &PlayArgs, input: Box<dyn BufRead + Send>, out: &mut dyn Write)
 fn start_engine(args: &PlayArgs) -> Result<EngineProcess, String> {
     let mut engine =
         EngineProcess::start_for_game(args.engine.as_deref(), args.game, &args.options, TIMEOUT)?;
-    let fail = |e: crate::client::EngineFailure| e.to_string();
     if let Some(level) = &args.level {
-        engine.set_option("Level", level).map_err(fail)?;
+        set_checked(&mut engine, "Level", level)?;
     }
+    if let Some(elo) = args.elo {
+        set_checked(&mut engine, "UCI_LimitStrength", "true")?;
+        set_checked(&mut engine, "UCI_Elo", &elo.to_string())?;
+    }
+    let fail = |e: crate::client::EngineFailure| e.to_string();
     engine.new_game(TIMEOUT).map_err(fail)?;
     Ok(engine)
+}
+
+/// Sets option `name` to `value` once the engine's own option line accepts it: an engine
+/// without the option, or a value outside it, is an error that says so.
+fn set_checked(engine: &mut EngineProcess, name: &str, value: &str) -> Result<(), String> {
+    let option = engine
+        .options()
+        .iter()
+        .find(|o| o.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| format!("the engine has no option {name}"))?;
+    let value = option.check(value)?;
+    engine.set_option(name, &value).map_err(|e| e.to_string())
 }
 
 fn play(args: &PlayArgs, input: Typed, out: &mut dyn Write) -> Result<(), (i32, String)> {

@@ -180,3 +180,21 @@ fn a_missing_engine_is_a_clear_error() {
     assert_eq!(status, 1);
     assert!(out.contains("error: crash: could not start"), "{out}");
 }
+
+#[test]
+fn a_rating_weakens_the_engine_and_a_bad_one_is_a_clear_error() {
+    let (status, out) = play(
+        &[
+            "--game", "sight", "--p1", "engine", "--p2", "engine", "--elo", "200",
+        ],
+        "",
+    );
+    assert_eq!(status, 0, "{out}");
+    assert!(end_banner(&out).starts_with("*** "), "{out}");
+    let (status, out) = play(&["--elo", "5"], "");
+    assert_eq!(status, 1);
+    assert!(out.contains("error: UCI_Elo runs from 200 to "), "{out}");
+    let (status, out) = play(&["--level", "hard"], "");
+    assert_eq!(status, 1);
+    assert!(out.contains("error: Level is one of "), "{out}");
+}
