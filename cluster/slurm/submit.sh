@@ -18,7 +18,8 @@
 #
 # More sbatch options for every job: LUDUS_SBATCH="--partition=long --time=24:00:00", or
 # sbatch's own SBATCH_* variables. CPUs and memory per task: LUDUS_CPUS (default 1; a
-# match task plays that many games at once) and LUDUS_MEM (e.g. 6G, for solve's --hash).
+# match task plays that many games at once) and LUDUS_MEM (sbatch --mem, e.g. 6G for solve's
+# --hash 4096; default 1 GiB a CPU, and solve's 2 GiB for one CPU).
 # See docs/cluster.md.
 set -euo pipefail
 
@@ -38,8 +39,16 @@ command -v sbatch >/dev/null || die "no sbatch here: run this on a machine that 
 
 # Extra sbatch options, a word each.
 read -r -a extra <<<"${LUDUS_SBATCH:-}"
-resources=(--cpus-per-task="${LUDUS_CPUS:-1}")
-[[ -z ${LUDUS_MEM:-} ]] || resources+=(--mem="$LUDUS_MEM")
+# CPUs and memory of each array task: LUDUS_CPUS (default 1) and LUDUS_MEM (default 1 GiB a
+# CPU; the scripts' own default, without the wrapper, is 1 GiB, and 2 GiB for solve).
+cpus=${LUDUS_CPUS:-1}
+[[ $cpus =~ ^[1-9][0-9]*$ ]] || die "LUDUS_CPUS must be a positive integer: '$cpus'"
+resources=(--cpus-per-task="$cpus")
+if [[ -n ${LUDUS_MEM:-} ]]; then
+  resources+=(--mem="$LUDUS_MEM")
+elif ((cpus > 1)); then
+  resources+=(--mem="${cpus}G")
+fi
 
 # Write the words after the first argument as NUL-terminated strings to file $1.
 save_words() {
@@ -112,10 +121,27 @@ submit_run() {
   fi
 }
 
+# Refuse, before anything is submitted, the arguments that the array script of run $1 gives
+# itself (it would refuse them too, in every task).
+own_arguments() {
+  local run=$1 arg own
+  shift
+  case $run in
+  match) own="--shard --pgnout --results --resume" ;;
+  datagen) own="--shard --out" ;;
+  solve) own="--shard --results --strategy" ;;
+  check) own="--shard --record --sample" ;;
+  esac
+  for arg in "$@"; do
+    [[ " $own " != *" ${arg%%=*} "* ]] || die "$arg: the $run job script gives $own itself"
+  done
+}
+
 new_run() {
   local run=$1 out=$2 n=$3
   shift 3
   [[ $n =~ ^[1-9][0-9]*$ ]] || die "the number of shards must be a positive integer: '$n'"
+  own_arguments "$run" "$@"
   mkdir -p "$out"
   out=$(cd "$out" && pwd -P)
   [[ $out != *,* ]] || die "the output folder's path may not hold a comma (sbatch --export): $out"
