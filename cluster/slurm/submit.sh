@@ -49,6 +49,9 @@ if [[ -n ${LUDUS_MEM:-} ]]; then
 elif ((cpus > 1)); then
   resources+=(--mem="${cpus}G")
 fi
+# The merge: one CPU; LUDUS_MEM too if given (solve certify allocates its --hash table).
+merge_resources=()
+[[ -z ${LUDUS_MEM:-} ]] || merge_resources+=(--mem="$LUDUS_MEM")
 
 # Write the words after the first argument as NUL-terminated strings to file $1.
 save_words() {
@@ -111,7 +114,7 @@ submit_run() {
   fi
   rm -f "$out/done/$run-merged"
   merge=$(submit --job-name="ludus-$run-merge" --chdir="$out" --output="$out/logs/$run-merge.out" \
-    --export="$env" "${dependency[@]}" "${extra[@]}" \
+    --export="$env" "${dependency[@]}" "${merge_resources[@]}" "${extra[@]}" \
     "$here/merge.sbatch" "$run" "$out" "${merge_args[@]}")
   echo "merge $merge" >>"$out/$run.jobs"
   if [[ -n $tasks ]]; then
