@@ -59,6 +59,25 @@ function levelChoice() {
   return level;
 }
 
+/**
+ * The level choices: the engine's `Level` values, and when it has `UCI_LimitStrength` and
+ * `UCI_Elo`, ratings within `UCI_Elo`'s range every 200 points (value `elo N`), weakest first,
+ * between its weakest `Level` values and full strength.
+ */
+function levelOptions(level) {
+  const limit = setup.options.find((o) => o.name.toLowerCase() === 'uci_limitstrength');
+  const elo = setup.options.find((o) => o.name.toLowerCase() === 'uci_elo' && o.type === 'spin');
+  const ratings = [];
+  if (limit && elo && elo.min != null && elo.max != null) {
+    for (let r = Math.ceil(elo.min / 200) * 200; r <= elo.max; r += 200) ratings.push(r);
+  }
+  const options = level.vars.map((v) => new Option(v, v));
+  const full = level.vars.indexOf('full');
+  const rated = ratings.map((r) => new Option(`rating ${r}`, `elo ${r}`));
+  options.splice(full < 0 ? options.length : full, 0, ...rated);
+  return options;
+}
+
 function engineFields() {
   const engine = $('ng-mode').value !== 'hh';
   $('ng-level').disabled = !engine;
@@ -102,7 +121,7 @@ export function initNewGame(serverSetup, onStart) {
   const games = $('ng-game');
   games.replaceChildren(...setup.games.map((g) => new Option(g.name[0].toUpperCase() + g.name.slice(1), g.name)));
   const level = levelChoice();
-  if (level) $('ng-level').replaceChildren(...level.vars.map((v) => new Option(v, v)));
+  if (level) $('ng-level').replaceChildren(...levelOptions(level));
   games.addEventListener('change', showOptions);
   $('ng-mode').addEventListener('change', engineFields);
   $('ng-cancel').addEventListener('click', () => $('new-dialog').close());

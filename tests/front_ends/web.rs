@@ -110,6 +110,20 @@ fn the_engine_answers_a_person_and_undo_returns_to_the_person() {
 }
 
 #[test]
+fn a_rating_is_a_level_the_engine_plays_at() {
+    let (server, c) = start();
+    c.ok(
+        "/api/new",
+        json!({"game": "sight", "mode": "he", "movetime": 50, "level": "elo 1000"}),
+    );
+    c.ok("/api/move", json!({"move": "c3", "ply": 0}));
+    let state = c.wait_for(|s| s["moves"].as_array().map(Vec::len) == Some(2));
+    assert_eq!(state["players"], json!(["human", "ludus 0.1.0 (elo 1000)"]));
+    assert_eq!(state["level"], "elo 1000");
+    server.stop();
+}
+
+#[test]
 fn positions_are_loaded_only_when_the_engine_takes_them() {
     let (server, c) = start();
     c.ok("/api/new", json!({"game": "sight", "mode": "hh"}));
@@ -176,6 +190,14 @@ fn rule_options_are_checked_against_the_engine_and_applied() {
         (
             json!({"game": "sight", "mode": "he", "level": "hard"}),
             "Level is one of",
+        ),
+        (
+            json!({"game": "sight", "mode": "he", "level": "elo 5"}),
+            "UCI_Elo runs from",
+        ),
+        (
+            json!({"game": "sight", "mode": "he", "level": "elo strong"}),
+            "UCI_Elo takes a whole number",
         ),
         (
             json!({"game": "sight", "mode": "he", "movetime": 0}),

@@ -21,8 +21,13 @@ test('the new-game dialog offers the engine\'s rule options of the chosen game',
     'Tactigon_Repetition:input:checkbox', 'Tactigon_JumpingSquares:input:checkbox',
     'Tactigon_GoldBonus:input:checkbox',
   ]);
-  assert.deepEqual(await page.$$eval('#ng-level option', (o) => o.map((e) => e.value)),
-    ['random', 'greedy', 'full']);
+  // The engine's levels, with ratings every 200 points (UCI_Elo) before full strength.
+  const levels = await page.$$eval('#ng-level option', (o) => o.map((e) => e.value));
+  assert.deepEqual(levels.slice(0, 2), ['random', 'greedy']);
+  assert.equal(levels.at(-1), 'full');
+  const ratings = levels.slice(2, -1).map((v) => Number(v.replace(/^elo /, '')));
+  assert.ok(ratings.length >= 5, `ratings: ${levels}`);
+  ratings.forEach((r, i) => assert.equal(r, ratings[0] + 200 * i, `ratings: ${levels}`));
   await shot(page, 'new-game-dialog');
   await page.click('#ng-cancel');
   await page.close();

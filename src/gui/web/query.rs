@@ -6,6 +6,9 @@ use std::time::Duration;
 
 use crate::client::{EngineFailure, EngineProcess};
 
+/// How a level names a rating: `elo 600` plays `Level full` weakened to `UCI_Elo` 600.
+pub const RATING_PREFIX: &str = "elo ";
+
 /// How long one query or `isready` may take.
 pub const QUERY_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -20,7 +23,7 @@ pub struct EngineSetup {
     pub variant: Option<String>,
     /// Rule options, NAME and VALUE.
     pub options: Vec<(String, String)>,
-    /// The `Level` value, if any.
+    /// The `Level` value (or a rating, `elo N`: [`RATING_PREFIX`]), if any.
     pub level: Option<String>,
 }
 
@@ -33,7 +36,17 @@ pub fn configure(engine: &mut EngineProcess, setup: &EngineSetup) -> Result<(), 
         engine.set_option(name, value)?;
     }
     if let Some(level) = &setup.level {
-        engine.set_option("Level", level)?;
+        let rating = level.strip_prefix(RATING_PREFIX);
+        if engine.advertises("Level") {
+            engine.set_option("Level", if rating.is_some() { "full" } else { level })?;
+        }
+        if engine.advertises("UCI_LimitStrength") {
+            let limit = if rating.is_some() { "true" } else { "false" };
+            engine.set_option("UCI_LimitStrength", limit)?;
+        }
+        if let Some(elo) = rating {
+            engine.set_option("UCI_Elo", elo)?;
+        }
     }
     engine.new_game(QUERY_TIMEOUT)
 }

@@ -11,6 +11,7 @@ use crate::game::GameId;
 
 use super::error::ApiError;
 use super::probe::EngineInfo;
+use super::query::RATING_PREFIX;
 
 /// Longest time per engine move the page may ask for, in milliseconds.
 const MAX_MOVETIME: u64 = 600_000;
@@ -100,7 +101,7 @@ pub struct NewGame {
     pub options: BTreeMap<String, Value>,
     /// `hh`, `he`, `eh` or `ee`.
     pub mode: Mode,
-    /// The engine's `Level`.
+    /// The engine's `Level`, or `elo N` for a rating (`UCI_LimitStrength`, `UCI_Elo`).
     #[serde(default)]
     pub level: Option<String>,
     /// Milliseconds per engine move.
@@ -111,6 +112,28 @@ pub struct NewGame {
 /// Whether `name` is a rule option of the game whose options start with `prefix` (`sight_`).
 fn is_rule(name: &str, prefix: &str) -> bool {
     name.to_ascii_lowercase().starts_with(prefix)
+}
+
+/// A requested level as the engine takes it: one of its `Level` values, or `elo N`, a rating
+/// within its `UCI_Elo` (played with `UCI_LimitStrength`). `None` for an engine without
+/// `Level` asked for one of its values (nothing to set); 400 for anything else.
+fn checked_level(info: &EngineInfo, level: &str) -> Result<Option<String>, ApiError> {
+    if let Some(elo) = level.strip_prefix(RATING_PREFIX) {
+        let Some(option) = info
+            .option("UCI_Elo")
+            .filter(|_| info.option("UCI_LimitStrength").is_some())
+        else {
+            return Err(ApiError::bad(
+                "the engine has no ratings (UCI_Elo)".to_string(),
+            ));
+        };
+        let elo = option.check(elo).map_err(ApiError::bad)?;
+        return Ok(Some(format!("{RATING_PREFIX}{elo}")));
+    }
+    match info.option("Level") {
+        Some(option) => Ok(Some(option.check(level).map_err(ApiError::bad)?)),
+        None => Ok(None),
+    }
 }
 
 /// The settings a new-game request asks for, checked against the engine's options (`info`):
@@ -147,10 +170,8 @@ pub fn settings_from(info: &EngineInfo, request: &NewGame) -> Result<Settings, A
         };
         options.push((option.name.clone(), value));
     }
-    let level = match (&request.level, info.option("Level")) {
-        (Some(level), Some(option)) if !level.is_empty() => {
-            Some(option.check(level).map_err(ApiError::bad)?)
-        }
+    let level = match &request.level {
+        Some(level) if !level.is_empty() => checked_level(info, level)?,
         _ => None,
     };
     let movetime = request.movetime.unwrap_or(1000);
