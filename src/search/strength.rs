@@ -5,9 +5,10 @@
 //! shows to be absurd, and since the budget is nodes, not time, a setting plays the same at any
 //! time control.
 //!
-//! Each game has its own Elo scale, anchored at `Level random` = 0: a few calibrated settings
-//! ([`Anchor`]) whose ratings were measured by matches (docs/strength.md, "Levels"); a rating
-//! between two anchors interpolates their settings. The solved book is never consulted below
+//! Each game has its own Elo scale, anchored at `Level random` = 0 (or, where `Level random`
+//! loses every game, on the weakest setting): a few calibrated settings ([`Anchor`]) whose
+//! ratings were measured by matches (docs/strength.md, "Levels"); a rating between two anchors
+//! interpolates their settings. The solved book is never consulted below
 //! full strength.
 
 use std::sync::atomic::AtomicBool;
@@ -51,18 +52,23 @@ const fn anchor(elo: i64, nodes: u64, lines: usize, temperature: f64) -> Anchor 
     }
 }
 
-/// Sight's calibrated settings, weakest first.
+/// Sight's calibrated settings, weakest first (docs/strength.md, "Levels": 200 games per step,
+/// 27 Nov 2026).
 const SIGHT: &[Anchor] = &[
-    anchor(200, 1, 8, 12.0),
-    anchor(400, 200, 6, 6.0),
-    anchor(600, 1_000, 5, 4.0),
-    anchor(800, 4_000, 4, 2.5),
-    anchor(1000, 15_000, 3, 1.5),
-    anchor(1200, 50_000, 3, 0.8),
-    anchor(1400, 150_000, 2, 0.4),
+    anchor(392, 1, 8, 12.0),
+    anchor(496, 14, 7, 9.0),
+    anchor(701, 200, 6, 6.0),
+    anchor(832, 447, 6, 5.0),
+    anchor(932, 1_000, 5, 4.0),
+    anchor(1055, 2_000, 5, 3.25),
+    anchor(1228, 4_000, 4, 2.5),
+    anchor(1419, 15_000, 3, 1.5),
+    anchor(1566, 50_000, 3, 0.8),
+    anchor(1670, 150_000, 2, 0.4),
 ];
 
-/// Isaac's calibrated settings, weakest first.
+/// Isaac's settings, weakest first: nominal ratings, not calibrated yet (docs/strength.md,
+/// "Levels").
 const ISAAC: &[Anchor] = &[
     anchor(200, 1, 8, 8.0),
     anchor(400, 1_000, 6, 4.0),
@@ -72,15 +78,16 @@ const ISAAC: &[Anchor] = &[
     anchor(1200, 150_000, 2, 0.5),
 ];
 
-/// Tactigon's calibrated settings, weakest first.
+/// Tactigon's calibrated settings, weakest first (docs/strength.md, "Levels": 200 games per
+/// step, 27 Nov 2026). `Level random` loses every game to all of them, so the scale is
+/// anchored on the weakest: 725, the low end of the 95 % interval of its 200-0 score.
 const TACTIGON: &[Anchor] = &[
-    anchor(200, 1, 8, 60.0),
-    anchor(400, 200, 6, 35.0),
-    anchor(600, 1_000, 5, 20.0),
-    anchor(800, 4_000, 4, 12.0),
-    anchor(1000, 15_000, 3, 7.0),
-    anchor(1200, 50_000, 3, 4.0),
-    anchor(1400, 150_000, 2, 2.0),
+    anchor(725, 1, 8, 60.0),
+    anchor(900, 200, 6, 35.0),
+    anchor(1011, 1_000, 5, 20.0),
+    anchor(1197, 4_000, 4, 12.0),
+    anchor(1409, 15_000, 3, 7.0),
+    anchor(1614, 50_000, 3, 4.0),
 ];
 
 /// The calibrated settings of the game called `game`, weakest first (empty for a game that

@@ -76,17 +76,28 @@ fn a_rating_is_clamped_to_the_scale_and_interpolated_between_two_settings() {
         for a in scale {
             assert_eq!(for_elo(game, a.elo), Some(a.strength), "{game} {}", a.elo);
         }
-        // Halfway between the two weakest: nodes geometrically, the rest linearly.
+        // Between the two weakest: nodes geometrically, the rest linearly.
         let (a, b) = (scale[0], scale[1]);
-        let half = for_elo(game, (a.elo + b.elo) / 2).expect("a setting");
-        let nodes = ((a.strength.nodes * b.strength.nodes) as f64)
-            .sqrt()
-            .round() as u64;
-        assert_eq!(half.nodes, nodes, "{game}");
-        let lines = ((a.strength.lines + b.strength.lines) as f64 / 2.0).round() as usize;
-        assert_eq!(half.lines, lines, "{game}");
-        let temperature = (a.strength.temperature + b.strength.temperature) / 2.0;
-        assert!((half.temperature - temperature).abs() < 1e-9, "{game}");
+        let elo = (a.elo + b.elo) / 2;
+        let t = (elo - a.elo) as f64 / (b.elo - a.elo) as f64;
+        let between = for_elo(game, elo).expect("a setting");
+        let (na, nb) = (a.strength.nodes as f64, b.strength.nodes as f64);
+        let nodes = (na.ln() * (1.0 - t) + nb.ln() * t).exp().round() as u64;
+        assert_eq!(between.nodes, nodes, "{game}");
+        let (la, lb) = (a.strength.lines as f64, b.strength.lines as f64);
+        assert_eq!(
+            between.lines,
+            (la * (1.0 - t) + lb * t).round() as usize,
+            "{game}"
+        );
+        let (ta, tb) = (a.strength.temperature, b.strength.temperature);
+        let temperature = ta * (1.0 - t) + tb * t;
+        assert!((between.temperature - temperature).abs() < 1e-9, "{game}");
+        assert!(between.nodes >= a.strength.nodes && between.nodes <= b.strength.nodes);
+        assert!(
+            between.temperature < ta && between.temperature > tb,
+            "{game}"
+        );
     }
 }
 
