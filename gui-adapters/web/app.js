@@ -201,6 +201,9 @@ function renderStatus() {
   }
   if (s.hinting) text += ' — looking for a hint…';
   if (s.hint) text += ` — hint: ${s.hint}`;
+  // Also where the note under the move list is out of sight (a phone's).
+  const view = viewing();
+  if (view) text = `Viewing ${view.ply ? `move ${view.ply} of ${s.moves.length}` : 'the start'} — ${text}`;
   $('status').textContent = text;
 }
 

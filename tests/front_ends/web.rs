@@ -70,6 +70,7 @@ fn people_play_moves_that_are_legal_and_take_them_back() {
     assert_eq!(moves(&c.ok("/api/redo", json!({}))), ["c3"]);
     let state = c.ok("/api/redo", json!({}));
     assert_eq!(state["position"], "startpos moves c3 c4");
+    assert_eq!(state["movers"], json!(["p1", "p2"]));
     server.stop();
 }
 
@@ -146,6 +147,7 @@ fn positions_are_loaded_only_when_the_engine_takes_them() {
     );
     assert_eq!(state["start"], "fen 5:x5/x5/x2,w,x2/x5/x5 b");
     assert_eq!(moves(&state), ["c4"]);
+    assert_eq!(state["movers"], json!(["p2"]), "Black made the first move");
     assert_eq!(c.ok("/api/undo", json!({}))["moves"], json!([]));
     server.stop();
 }

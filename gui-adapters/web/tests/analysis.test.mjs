@@ -86,6 +86,73 @@ test('the move list steps through the game by keys and clicks, numbered past 10'
   await page.close();
 });
 
+/**
+ * docs/rules/isaac.md TV3 with Light to move: Light passes, so Dark places and passes alone;
+ * in the scoring phase Dark goes out (its pass at ply 9) and Light removes alone until it
+ * passes too. Who made each move, as the engine says.
+ */
+const ISAAC_TV3 = 'D6h00,D4h06,D6h10,L4h16,L6h20,D4h26,L5h30,L5h35,L5h40,D5h45,D3h50,D3h53,'
+  + 'L4h56,D3h60,D3h63,D4h66,L3h70,L3h73,L4h76,L3h80,L3h83,L4h86,L3h90,D4h93 10201/00011 l P - 0/0 0/0';
+const ISAAC_PASSES = 'pass 3h97 pass x3h90+4 x4h06+0 x4h86+4 x6h10+0 x4h76+4 pass x4h56+4 x5h40+3 '
+  + 'x5h35+3 x5h30+0 x6h20+4 pass';
+
+/** The move list as read: each row's number and its two columns (`…` a skipped turn). */
+const listRows = (page) => page.$$eval('#moves li', (rows) => rows.map((li) => [
+  li.querySelector('.num').textContent,
+  ...[...li.querySelectorAll('.mv')].map((m) => m.textContent),
+]));
+
+test('isaac: each move in its mover\'s column, numbers that never change, … only for a skipped turn', async () => {
+  const page = await openPage();
+  await newGame(page, { game: 'isaac', mode: 'hh' });
+  // The first seven moves, then all: the rows already there keep their numbers and columns.
+  const moves = ISAAC_PASSES.split(' ');
+  await load(page, `fen ${ISAAC_TV3} moves ${moves.slice(0, 7).join(' ')}`);
+  const first = [
+    ['1.', '…', 'pass'],
+    ['2.', '3h97', '…'],
+    ['3.', 'pass', 'x3h90+4'],
+    ['4.', 'x4h06+0', 'x4h86+4'],
+    ['5.', 'x6h10+0'],
+  ];
+  assert.deepEqual(await listRows(page), first);
+  await load(page, `fen ${ISAAC_TV3} moves ${ISAAC_PASSES}`);
+  assert.equal(await page.evaluate(() => document.body.dataset.ply), '15');
+  assert.equal(await page.$eval('#banner', (b) => b.hidden), false, 'both players are out: the game is over');
+  const all = [
+    ...first.slice(0, 4),
+    ['5.', 'x6h10+0', 'x4h76+4'],
+    ['6.', 'pass', 'x4h56+4'],
+    ['7.', '…', 'x5h40+3'],
+    ['8.', '…', 'x5h35+3'],
+    ['9.', '…', 'x5h30+0'],
+    ['10.', '…', 'x6h20+4'],
+    ['11.', '…', 'pass'],
+  ];
+  assert.deepEqual(await listRows(page), all);
+  // Each move button shows the position after it, named by its number and column.
+  const viewingText = () => page.$eval('#viewing-text', (v) => v.textContent);
+  await page.click('#moves .mv[data-ply="2"]');
+  await page.waitForFunction(() => document.body.dataset.view === '2');
+  assert.equal(await viewingText(),
+    'Viewing the position after 2. 3h97 (move 2 of 15) — the game goes on from its last move');
+  await page.click('#moves .mv[data-ply="1"]');
+  await page.waitForFunction(() => document.body.dataset.view === '1');
+  assert.equal(await viewingText(),
+    'Viewing the position after 1... pass (move 1 of 15) — the game goes on from its last move');
+  await press(page, 'ArrowRight', 2);
+  await press(page, 'ArrowRight', 3);
+  assert.match(await viewingText(), /^Viewing the position after 3\. pass \(move 3 of 15\)/);
+  await page.click('#moves .mv[data-ply="11"]');
+  await page.waitForFunction(() => document.body.dataset.view === '11');
+  assert.match(await viewingText(), /^Viewing the position after 7\.\.\. x5h40\+3 \(move 11 of 15\)/);
+  assert.match(await page.$eval('#status', (s) => s.textContent), /^Viewing move 11 of 15 — /);
+  await press(page, 'End', 'live');
+  assert.equal(await page.$eval('#viewing', (v) => v.hidden), true);
+  await shot(page, 'isaac-move-list-passes');
+  await page.close();
+});
+
 test('analysis mode shows three lines in a game of two people and stops when turned off', async () => {
   const page = await openPage();
   await newGame(page, { game: 'tactigon', mode: 'hh' });
