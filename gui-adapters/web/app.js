@@ -381,7 +381,7 @@ function connect(setup) {
 /** Says why the page cannot show a game (the server is full, or unreachable). */
 function cannotStart(message) {
   say(message, 'error');
-  $('status').textContent = 'No game: see the message below';
+  $('status').textContent = 'No game: see the message';
   document.body.dataset.failed = 'true';
 }
 

@@ -148,7 +148,7 @@ export function renderMoves(s, marks) {
   renderViewing(s);
 }
 
-/** The note above the board while an earlier position is shown, with the way back. */
+/** The note under the move list while an earlier position is shown, with the way back. */
 function renderViewing(s) {
   const box = $('viewing');
   box.hidden = !view;

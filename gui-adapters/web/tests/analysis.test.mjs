@@ -6,13 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  clickCell, load, newGame, openPage, shot, waitPly,
+  TACTIGON_MOVES, clickCell, load, newGame, openPage, shot, waitPly,
 } from './helpers.mjs';
 
-/** A Tactigon game of 24 plies (random moves) and the positions after some of them. */
-const TACTIGON_MOVES = 'd0-c1 d14-g9 d6-g11 c15-f12 e5-c7 f14-f16 f2-e1 g9-c5 g11-c11 c17-b12 '
-  + 'd8-d10 b12-a11 d4-a9 d16-b12 c11-e15 b12-e5 b6-b4 f12-d10 c7-f8 e5-f2 e3-e11 e17-e15 '
-  + 'd2-d6 f2-e5';
+/** The positions after some moves of TACTIGON_MOVES. */
 const TACTIGON_FENS = {
   0: '2/C1C3c1c/1ST4ts1/CTPSC1csptc/1ST4ts1/C1C3c1c/2 r 0',
   1: '2/C1C3c1c/CST4ts1/1TPSC1csptc/1ST4ts1/C1C3c1c/2 b 1',
