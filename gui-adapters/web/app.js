@@ -12,6 +12,7 @@ import {
 import { openNewGame, initNewGame } from './dialog.js';
 import {
   adoptAnalysis, clearAnalysis, initAnalysisMode, pvMoves, showEvaluation, showInfo, syncAnalysis,
+  syncPanel,
 } from './analysis.js';
 import {
   goTo, initNavigation, renderMoves, shownPly, syncNavigation, viewing,
@@ -175,6 +176,7 @@ function renderBoard() {
 function renderAnalysis() {
   const s = state;
   const ply = shownPly();
+  syncPanel(ply);
   showEvaluation(s, ply, reviewScore(ply));
   renderReview(s, ply, s.sides, (p) => goTo(p));
   syncAnalysis(s, ply, (next) => apply(next));
@@ -368,7 +370,7 @@ function connect(setup) {
     state: (next) => apply(next),
     info: (info) => {
       if (!state) return;
-      if (showInfo(info, state) && showPv) renderMarks();
+      if (showInfo(info, state, shownPly()) && showPv) renderMarks();
       if (info.score) showEvaluation(state, shownPly(), reviewScore(shownPly()));
     },
     review: (data) => { reviewEvent(data); if (state) render(); },

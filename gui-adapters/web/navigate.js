@@ -5,6 +5,7 @@
 // moves up to it stay the same. While one is shown the page says so and offers the way back;
 // moves are made only on the current position.
 
+import { describeFor, p1View } from './evaluation.js';
 import { request } from './session.js';
 
 const $ = (id) => document.getElementById(id);
@@ -100,6 +101,16 @@ export function moveNumber(movers, i) {
   return `${row.num}.${row.p2 === i ? '..' : ''}`;
 }
 
+/**
+ * A review's score of a move (`cp 35`, `mate -4`: from the mover's side, as `ludus analyse`
+ * writes it) in the game's words, for the mover (`p1`: player one), or '' if unknown.
+ */
+function reviewWords(s, text, p1) {
+  const m = /^(cp|mate) (-?\d+)$/.exec(text ?? '');
+  if (!m) return text ?? '';
+  return describeFor(p1View({ [m[1]]: Number(m[2]) }, p1), s.sides, p1, s.score_words);
+}
+
 function moveButton(s, i, marks) {
   const b = document.createElement('button');
   b.type = 'button';
@@ -109,7 +120,8 @@ function moveButton(s, i, marks) {
   const mark = marks?.[i]?.mark;
   if (mark) {
     b.dataset.mark = mark;
-    b.title = `${marks[i].verdict}: best ${marks[i].best} ${marks[i].best_score ?? ''}`.trim();
+    const best = reviewWords(s, marks[i].best_score, s.movers[i] === 'p1');
+    b.title = `${marks[i].verdict}: best ${marks[i].best}${best ? ` (${best})` : ''}`;
   }
   return b;
 }

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  TACTIGON_MOVES, clickCell, load, newGame, openPage, shot, waitPly,
+  ISAAC_SCORING, TACTIGON_MOVES, clickCell, load, newGame, openPage, shot, waitPly,
 } from './helpers.mjs';
 
 /** The positions after some moves of TACTIGON_MOVES. */
@@ -170,7 +170,7 @@ test('analysis mode shows three lines in a game of two people and stops when tur
   }, null, { timeout: 60_000 })).jsonValue();
   assert.equal(lines.length, 3);
   for (const line of lines) {
-    assert.match(line.score, /^([+−±]\d+\.\d\d|(Red|Blue) (mates in \d+|wins))$/);
+    assert.match(line.score, /^([+−±]\d+\.\d\d|Blue (wins|loses) in \d+)$/);
     assert.match(line.depth, /^d\d+$/);
     assert.ok(line.pv.length > 0);
   }
@@ -224,7 +224,7 @@ test('a review marks the thrown-away win, and only it, as a blunder', async () =
   await page.waitForFunction(() => document.body.dataset.review === 'done', null, { timeout: 60_000 });
   const marked = await page.$$eval('#moves .mv[data-mark]', (b) => b.map((e) => [e.dataset.ply, e.dataset.mark]));
   assert.deepEqual(marked, [['3', '??']]);
-  assert.match(await page.$eval('#review-status', (s) => s.textContent), /0 inaccuracies, 0 mistakes, 1 blunders/);
+  assert.match(await page.$eval('#review-status', (s) => s.textContent), /: 0 inaccuracies, 0 mistakes, 1 blunder$/);
   // The graph: a point per ply from White's side; White's proven win until the blunder.
   const points = await page.$$eval('#eval-graph .point', (p) => p.map((e) => [e.dataset.ply, Number(e.dataset.value)]));
   assert.deepEqual(points.map(([p]) => p), ['0', '1', '2', '3']);
@@ -248,7 +248,7 @@ test('the evaluation bar shows scores from player one\'s side, whoever searched'
   await page.waitForFunction(() => /hint: \S+/.test(document.getElementById('status').textContent), null, { timeout: 20_000 });
   const blue = await barValue(page);
   assert.ok(blue > 300, `Blue's search, from Red's side: ${blue}`);
-  assert.match(await page.$eval('#an-score', (s) => s.textContent), /^(\+\d+\.\d\d \(Red's view\)|Red mates in \d+)$/);
+  assert.match(await page.$eval('#an-score', (s) => s.textContent), /^(\+\d+\.\d\d \(Red's view\)|Blue loses in \d+)$/);
   const hint = (await page.$eval('#status', (s) => s.textContent)).match(/hint: (\S+)/)[1];
   const [from, to] = hint.split('-');
   await clickCell(page, from);
@@ -261,5 +261,123 @@ test('the evaluation bar shows scores from player one\'s side, whoever searched'
   const width = await page.$eval('#eval-fill', (f) => parseFloat(f.style.width));
   assert.ok(width > 50, `Red's share of the bar: ${width}%`);
   await shot(page, 'evaluation-bar');
+  await page.close();
+});
+
+/** The evaluation bar as shown: whether a score is known, player one's share, its words. */
+const bar = (page) => page.evaluate(() => ({
+  known: document.getElementById('eval-bar').dataset.known,
+  share: document.getElementById('eval-fill').style.width,
+  text: document.getElementById('eval-text').textContent,
+}));
+
+/** The analysis panel: the position its search is of, its score and PV. */
+const panel = (page) => page.evaluate(() => ({
+  ply: document.getElementById('analysis').dataset.ply ?? '',
+  score: document.getElementById('an-score').textContent,
+  pv: document.getElementById('an-pv').textContent,
+}));
+
+test('the bar is grey without a score, and shows the result when the game is over', async () => {
+  const page = await openPage();
+  await newGame(page, { game: 'sight', mode: 'hh' });
+  assert.deepEqual(await bar(page), { known: 'false', share: '0%', text: 'no evaluation' });
+  // README: White shuts in Black's only stack with d4-e4.
+  await load(page, 'fen 5:x5/x,w,x,w2,x/b,x,w,w3,b2/x3,b,b/x5 w moves d4-e4');
+  assert.deepEqual(await bar(page), { known: 'true', share: '100%', text: 'White has won' });
+  await press(page, 'ArrowLeft', 0);
+  assert.deepEqual(await bar(page), { known: 'false', share: '0%', text: 'no evaluation' });
+  await press(page, 'End', 'live');
+  await shot(page, 'evaluation-bar-result');
+  await page.close();
+});
+
+test('the engine\'s search of a position left is not shown, nor a line of another position', async () => {
+  const page = await openPage();
+  // The engine plays White, finds the win in one (d4-e4) and plays it: its line is of the
+  // position before, so the panel is empty and the bar shows the result.
+  await newGame(page, { game: 'sight', mode: 'eh' });
+  await load(page, 'fen 5:x5/x,w,x,w2,x/b,x,w,w3,b2/x3,b,b/x5 w');
+  await page.waitForSelector('#banner', { state: 'visible' });
+  assert.deepEqual(await page.evaluate(() => document.body.dataset.ply), '1');
+  assert.deepEqual(await panel(page), { ply: '', score: '–', pv: '–' });
+  assert.equal((await bar(page)).text, 'White has won');
+  // A hint's search is shown while its position is on the board, and left with it.
+  await newGame(page, { game: 'tactigon', mode: 'hh' });
+  await page.click('#btn-hint');
+  await page.waitForFunction(() => /hint: \S+/.test(document.getElementById('status').textContent), null, { timeout: 20_000 });
+  const searched = await panel(page);
+  assert.equal(searched.ply, '0');
+  assert.notEqual(searched.pv, '–');
+  const hint = (await page.$eval('#status', (s) => s.textContent)).match(/hint: (\S+)/)[1];
+  const [from, to] = hint.split('-');
+  await clickCell(page, from);
+  await clickCell(page, to);
+  await waitPly(page, 1);
+  assert.deepEqual(await panel(page), { ply: '', score: '–', pv: '–' });
+  // Analysis of the current position, then a step back: only the earlier position's search.
+  await page.check('#analyse-mode');
+  await page.waitForFunction(() => document.getElementById('analysis').dataset.ply === '1', null, { timeout: 30_000 });
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => document.body.dataset.view === '0');
+  const back = await panel(page);
+  assert.ok(back.ply === '' || back.ply === '0', `the panel shows a search of ply ${back.ply}`);
+  if (back.ply === '') assert.deepEqual(back, { ply: '', score: '–', pv: '–' });
+  await page.waitForFunction(() => document.getElementById('analysis').dataset.ply === '0', null, { timeout: 30_000 });
+  await page.uncheck('#analyse-mode');
+  await page.waitForFunction(() => document.body.dataset.analysis === 'off');
+  await page.close();
+});
+
+test('scores in each game\'s words: Isaac in points, proven results as a win or a loss in N', async () => {
+  const page = await openPage();
+  await newGame(page, { game: 'isaac', mode: 'hh' });
+  await load(page, ISAAC_SCORING);
+  await page.click('#btn-hint');
+  await page.waitForFunction(() => /hint: \S+/.test(document.getElementById('status').textContent), null, { timeout: 30_000 });
+  assert.match(await page.$eval('#an-score', (s) => s.textContent),
+    /^([+−±]\d+\.\d points \(Dark's view\)|Dark (wins|loses) in \d+)$/);
+  assert.match((await bar(page)).text, /^([+−±]\d+\.\d points|(Dark|Light) wins in \d+)$/);
+  // The solved book: Black is to move and lost (every move), White wins in 13 moves.
+  await newGame(page, { game: 'sight', mode: 'hh' });
+  await load(page, 'startpos moves b2');
+  await page.click('#btn-hint');
+  await page.waitForFunction(() => /hint: \S+/.test(document.getElementById('status').textContent), null, { timeout: 30_000 });
+  assert.match(await page.$eval('#an-score', (s) => s.textContent), /^Black loses in \d+$/);
+  assert.match(await page.$eval('#an-depth', (s) => s.textContent), /^\d+ plies to the end$/);
+  assert.equal(await page.$eval('#an-nodes', (s) => s.textContent), '–');
+  assert.match((await bar(page)).text, /^White wins in \d+$/);
+  const words = await page.evaluate(() => document.getElementById('side').textContent + document.getElementById('play').textContent);
+  assert.doesNotMatch(words, /mate|\bM\d/, 'no chess words');
+  await page.close();
+});
+
+test('analysis mode shows three lines of the solved book, and the search after its wins', async () => {
+  const page = await openPage();
+  await newGame(page, { game: 'sight', mode: 'hh' });
+  const readLines = () => page.$$eval('#an-lines li', (l) => l.map((e) => [
+    e.querySelector('.line-score').textContent, e.querySelector('.line-depth').textContent,
+    e.querySelector('.line-pv').textContent.split(' ')[0],
+  ]));
+  // Black to move after b2 is lost whatever it plays: the book knows all three lines.
+  await load(page, 'startpos moves b2');
+  await page.check('#analyse-mode');
+  await page.waitForFunction(() => document.querySelectorAll('#an-lines .line-pv:not(:empty)').length === 3, null, { timeout: 30_000 });
+  const lost = await readLines();
+  assert.deepEqual(lost.map(([score, depth]) => [score.replace(/\d+/, 'N'), depth]),
+    [['Black loses in N', 'proven'], ['Black loses in N', 'proven'], ['Black loses in N', 'proven']]);
+  assert.equal(new Set(lost.map(([, , mv]) => mv)).size, 3, 'three different moves');
+  // After b2 e5 White wins with e1 and one other move the book knows; the third line is searched.
+  await load(page, 'startpos moves b2 e5');
+  await page.waitForFunction(() => document.body.dataset.analysis === '2');
+  await page.waitForFunction(() => document.querySelectorAll('#an-lines .line-pv:not(:empty)').length === 3, null, { timeout: 30_000 });
+  const won = await readLines();
+  assert.deepEqual(won.slice(0, 2).map(([score, depth]) => [score, depth]),
+    [['White wins in 12', 'proven'], ['White wins in 12', 'proven']]);
+  assert.equal(won[0][2], 'e1', 'the book\'s move first');
+  assert.match(won[2][1], /^d\d+$/);
+  await shot(page, 'analysis-solved');
+  await page.uncheck('#analyse-mode');
+  await page.waitForFunction(() => document.body.dataset.analysis === 'off');
   await page.close();
 });

@@ -71,12 +71,18 @@ pub fn state_json(id: &str, info: &EngineInfo, s: &Session) -> Value {
     let shown: Vec<&str> = s.moves.iter().map(|m| m.shown.as_str()).collect();
     let movers: Vec<&str> = s.moves.iter().map(|m| mover(m.by_p1)).collect();
     let seats = st.mode.seats().map(|seat| seat == Seat::Human);
+    let words = st.game.score_words();
     let mut state = json!({
         "session": id,
         "seq": s.seq,
         "game": st.game.name(),
         "sides": st.game.seats(),
         "notation": st.game.notation().name(),
+        "score_words": {
+            "per_unit": words.per_unit,
+            "decimals": words.decimals,
+            "unit": words.unit,
+        },
         "options": options,
         "mode": st.mode.code(),
         "humans": seats,
