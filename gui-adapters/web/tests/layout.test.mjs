@@ -99,8 +99,12 @@ for (const [screen, options] of Object.entries(SCREENS)) {
         sizes.push(`${g.game}: cell ${m.cell.toFixed(1)} px, smallest text ${m.texts[0].px} px `
           + `("${m.texts[0].text}"), on the board ${m.boardText.px} px ("${m.boardText.text}")`);
         await shot(page, `${g.game}-${screen}`);
-        // The photograph shows the top of the page, as it opens.
-        await page.evaluate(() => { document.activeElement?.blur(); scrollTo(0, 0); });
+        // The photograph shows the top of the page (and of a desktop's side column), as it opens.
+        await page.evaluate(() => {
+          document.activeElement?.blur();
+          scrollTo(0, 0);
+          document.getElementById('side').scrollTop = 0;
+        });
         if (process.env.SCREENSHOT_DOCS === '1') {
           mkdirSync(DOCS, { recursive: true });
           await page.screenshot({ path: join(DOCS, `${g.game}-${screen}.png`) });
