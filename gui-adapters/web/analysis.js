@@ -1,11 +1,16 @@
 // The analysis panel: the engine's `info` lines as they stream in (depth, score, nodes per
-// second, principal variation), and the PV's moves for highlighting on the board. Scores are
-// shown from player one's side whoever searched (evaluation.js). The analysis mode (a
+// second, principal variation), and the PV's moves for highlighting on the board. The panel
+// shows searches of the position on the board only: another position's lines are not shown
+// (and the panel is emptied when the board changes). Scores are shown from player one's side
+// whoever searched, in the game's words (evaluation.js); a proven result (the solved book, a
+// proof) says so instead of a depth and no nodes. The analysis mode (a
 // toggle) keeps the engine searching the position on the board — the current one or an
 // earlier one from the move list — with its best three lines, until it is turned off; the
 // server stops it when the position changes, and the page asks again for the new one.
 
-import { describe, p1View, showBar } from './evaluation.js';
+import {
+  describeFor, p1View, resultView, showBar,
+} from './evaluation.js';
 import { request } from './session.js';
 
 const $ = (id) => document.getElementById(id);
@@ -20,21 +25,38 @@ let last = null;
 let lastScore = null;
 /** The analysis mode's lines of the position analysed: { ply, lines: [{ view, depth, pv }] }. */
 let lines = { ply: null, lines: [] };
+/** The position (its number of moves) whose search the panel shows; null: the panel is empty. */
+let panelPly = null;
 /**
  * The analysis mode: on, the position on the board (key, ply) and since when, a request in
  * flight, the state of the last refusal.
  */
 const mode = { on: false, key: null, ply: null, since: 0, busy: false, refusedSeq: -1 };
 
-/** Empties the panel (a new game, a move taken back). */
+/** Empties the panel's figures and PV (not the analysis mode's lines). */
+function emptyPanel() {
+  panelPly = null;
+  $('analysis').dataset.ply = '';
+  for (const id of ['an-depth', 'an-score', 'an-nps', 'an-nodes', 'an-pv']) $(id).textContent = '–';
+  $('an-kind').textContent = '';
+}
+
+/** Forgets every search (a new game, a move taken back). */
 export function clearAnalysis() {
   last = null;
   lastScore = null;
   lines = { ply: null, lines: [] };
-  for (const id of ['an-depth', 'an-score', 'an-nps', 'an-nodes', 'an-pv']) $(id).textContent = '–';
-  $('an-kind').textContent = '';
+  emptyPanel();
   renderLines([]);
 }
+
+/** The board shows the position after `ply` moves: a search of another one leaves the panel. */
+export function syncPanel(ply) {
+  if (panelPly !== null && panelPly !== ply) emptyPanel();
+}
+
+/** Whether an `info` line is a proven result with no search behind it (the solved book, a proof). */
+const provenInfo = (info) => info.nodes === 0 && info.score && 'mate' in info.score;
 
 function count(n) {
   if (n >= 1e6) return `${(n / 1e6).toFixed(2)} M`;
@@ -50,10 +72,10 @@ function renderLines(list) {
     li.dataset.multipv = String(i + 1);
     const score = document.createElement('span');
     score.className = 'line-score';
-    score.textContent = line ? describe(line.view, host.sides ?? ['', '']) : '…';
+    score.textContent = line ? describeFor(line.view, host.sides ?? ['', ''], line.p1, host.words) : '…';
     const depth = document.createElement('span');
     depth.className = 'line-depth';
-    depth.textContent = line ? `d${line.depth}` : '';
+    depth.textContent = !line ? '' : line.proven ? 'proven' : `d${line.depth}`;
     const pv = document.createElement('span');
     pv.className = 'line-pv';
     pv.textContent = line ? line.pv.join(' ') : '';
@@ -64,10 +86,11 @@ function renderLines(list) {
 }
 
 /**
- * Shows an info event (from a search of the position after `info.ply` moves). Returns
- * whether it changed the PV.
+ * Takes an info event (from a search of the position after `info.ply` moves), shown in the
+ * panel if the board shows that position (after `shown` moves). Returns whether it changed
+ * the PV.
  */
-export function showInfo(info, state) {
+export function showInfo(info, state, shown) {
   if (info.string !== undefined) {
     if (info.string.startsWith('error')) $('an-kind').textContent = `(${info.string})`;
     return false;
@@ -80,27 +103,39 @@ export function showInfo(info, state) {
     const depth = info.depth ?? 0;
     // A deeper first line makes the other lines of the iteration before stale.
     if (k === 0) lines.lines = lines.lines.map((l) => (l && l.depth >= depth ? l : null));
-    lines.lines[k] = { view, depth, pv: info.pv };
+    lines.lines[k] = { view, depth, pv: info.pv, p1: info.p1, proven: provenInfo(info) };
     $('an-lines').sides = state.sides;
+    $('an-lines').words = state.score_words;
     renderLines(Array.from({ length: LINES }, (_, i) => lines.lines[i]));
   }
   if (info.multipv && info.multipv > 1) return false;
+  if (view) lastScore = { ply: info.ply, kind: info.kind, view };
+  if (info.pv) last = { ply: info.ply, kind: info.kind, pv: info.pv };
+  if (info.ply !== shown) return Boolean(info.pv);
+  panelPly = info.ply;
+  $('analysis').dataset.ply = String(info.ply);
   const side = state.sides[info.p1 ? 0 : 1];
   const kinds = { hint: '(hint search)', analysis: '(analysis)', review: '(review)' };
-  $('an-kind').textContent = kinds[info.kind] ?? `(${side}'s search)`;
-  if (info.depth !== undefined) {
-    $('an-depth').textContent = info.seldepth ? `${info.depth}/${info.seldepth}` : String(info.depth);
+  const proven = provenInfo(info);
+  $('an-kind').textContent = `${kinds[info.kind] ?? `(${side}'s search)`}${proven ? ' — proven' : ''}`;
+  if (proven) {
+    // The book's or a proof's result: how far the game goes along it, nothing searched.
+    $('an-depth').textContent = `${info.depth} plies to the end`;
+    $('an-nps').textContent = '–';
+    $('an-nodes').textContent = '–';
+  } else {
+    if (info.depth !== undefined) {
+      $('an-depth').textContent = info.seldepth ? `${info.depth}/${info.seldepth}` : String(info.depth);
+    }
+    if (info.nps !== undefined) $('an-nps').textContent = count(info.nps);
+    if (info.nodes !== undefined) $('an-nodes').textContent = count(info.nodes);
   }
   if (view) {
-    const text = describe(view, state.sides);
+    const text = describeFor(view, state.sides, info.p1, state.score_words);
     $('an-score').textContent = 'cp' in view ? `${text} (${state.sides[0]}'s view)` : text;
-    lastScore = { ply: info.ply, kind: info.kind, view };
   }
-  if (info.nps !== undefined) $('an-nps').textContent = count(info.nps);
-  if (info.nodes !== undefined) $('an-nodes').textContent = count(info.nodes);
   if (!info.pv) return false;
   $('an-pv').textContent = info.pv.join(' ');
-  last = { ply: info.ply, kind: info.kind, pv: info.pv };
   return true;
 }
 
@@ -116,15 +151,20 @@ export function pvMoves(ply, lastMove) {
 }
 
 /**
- * Shows on the evaluation bar what is known of the position after `ply` moves: the latest
- * score of a search of it, on the current position the score of the engine's search that
- * led to it, else `fallback` (the review's score; null: nothing known).
+ * Shows on the evaluation bar what is known of the position after `ply` moves: the result
+ * where the game is over; the latest score of a search of it; on the current position the
+ * score of the engine's search that led to it; else `fallback` (the review's score; null:
+ * nothing known, and the bar says so).
  */
 export function showEvaluation(state, ply, fallback) {
   const live = ply === state.moves.length;
+  if (live && state.gameover) {
+    showBar(resultView(state.result), state.sides, state.score_words);
+    return;
+  }
   const fresh = lastScore && (lastScore.ply === ply
     || (live && lastScore.kind === 'move' && lastScore.ply === ply - 1));
-  showBar(fresh ? lastScore.view : fallback, state.sides);
+  showBar(fresh ? lastScore.view : fallback, state.sides, state.score_words);
 }
 
 /** The position after `ply` moves of `state`'s game, as a key. */

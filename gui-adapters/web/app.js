@@ -12,6 +12,7 @@ import {
 import { openNewGame, initNewGame } from './dialog.js';
 import {
   adoptAnalysis, clearAnalysis, initAnalysisMode, pvMoves, showEvaluation, showInfo, syncAnalysis,
+  syncPanel,
 } from './analysis.js';
 import {
   goTo, initNavigation, renderMoves, shownPly, syncNavigation, viewing,
@@ -175,6 +176,7 @@ function renderBoard() {
 function renderAnalysis() {
   const s = state;
   const ply = shownPly();
+  syncPanel(ply);
   showEvaluation(s, ply, reviewScore(ply));
   renderReview(s, ply, s.sides, (p) => goTo(p));
   syncAnalysis(s, ply, (next) => apply(next));
@@ -201,6 +203,9 @@ function renderStatus() {
   }
   if (s.hinting) text += ' — looking for a hint…';
   if (s.hint) text += ` — hint: ${s.hint}`;
+  // Also where the note under the move list is out of sight (a phone's).
+  const view = viewing();
+  if (view) text = `Viewing ${view.ply ? `move ${view.ply} of ${s.moves.length}` : 'the start'} — ${text}`;
   $('status').textContent = text;
 }
 
@@ -365,7 +370,7 @@ function connect(setup) {
     state: (next) => apply(next),
     info: (info) => {
       if (!state) return;
-      if (showInfo(info, state) && showPv) renderMarks();
+      if (showInfo(info, state, shownPly()) && showPv) renderMarks();
       if (info.score) showEvaluation(state, shownPly(), reviewScore(shownPly()));
     },
     review: (data) => { reviewEvent(data); if (state) render(); },
@@ -378,7 +383,7 @@ function connect(setup) {
 /** Says why the page cannot show a game (the server is full, or unreachable). */
 function cannotStart(message) {
   say(message, 'error');
-  $('status').textContent = 'No game: see the message below';
+  $('status').textContent = 'No game: see the message';
   document.body.dataset.failed = 'true';
 }
 

@@ -2,7 +2,9 @@
 // the engine reports each score from the side that searched (the side to move), and the page
 // turns it so that + always favours player one, whoever searched. Shown as the evaluation
 // bar above the board and as the review's graph (one point per ply, a click shows that
-// position).
+// position). Worded in the game's own terms: an evaluation in its unit (the state's
+// `score_words`: Isaac's points), a proven result as a side that wins in N moves; no chess
+// words. Without a score the bar is grey and empty; at the end of a game it shows the result.
 
 const $ = (id) => document.getElementById(id);
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -10,6 +12,8 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 const PROVEN = 10_000;
 /** Centipawns at which the bar is about three quarters full. */
 const SCALE = 250;
+/** How evaluations are worded when the state does not say: hundredths, no unit. */
+const PLAIN = { per_unit: 100, decimals: 2, unit: '' };
 /** The review's marks by name. */
 const MARKS = { '?!': 'inaccuracy', '?': 'mistake', '??': 'blunder' };
 /** The graph's drawing size (its viewBox) and the centipawns at its top and bottom edges. */
@@ -32,9 +36,7 @@ export function p1View(score, p1) {
 /** A review graph's point as a view: `{ end }` (a finished game), or a score and its side. */
 export function pointView(point) {
   if (!point) return null;
-  if (point.end) {
-    return point.end === 'draw' ? { cp: 0, end: true } : { mate: 0, winner: point.end === 'p1win' ? 'p1' : 'p2', end: true };
-  }
+  if (point.end) return resultView(point.end);
   return p1View(point.score, point.p1);
 }
 
@@ -45,38 +47,57 @@ export function valueOf(view) {
   return view.cp;
 }
 
-/** A view in words: "+0.35", "−1.20", "White mates in 3", "Black has won". */
-export function describe(view, sides) {
+/**
+ * A view in words, from player one's side: an evaluation in the game's unit (`words`, the
+ * state's `score_words`: "+0.35", "−12.5 points"), "White wins in 3", "Black has won", "Draw".
+ */
+export function describe(view, sides, words = PLAIN) {
   if (!view) return '–';
+  if (view.draw) return 'Draw';
   if ('winner' in view) {
     const side = sides[view.winner === 'p1' ? 0 : 1];
-    if (view.end) return `${side} has won`;
-    return view.mate > 0 ? `${side} mates in ${view.mate}` : `${side} wins`;
+    // 0 moves: the game is over already.
+    return view.end || !view.mate ? `${side} has won` : `${side} wins in ${view.mate}`;
   }
-  const pawns = view.cp / 100;
-  return `${pawns > 0 ? '+' : pawns < 0 ? '−' : '±'}${Math.abs(pawns).toFixed(2)}`;
+  const w = words ?? PLAIN;
+  const value = view.cp / w.per_unit;
+  const sign = value > 0 ? '+' : value < 0 ? '−' : '±';
+  return `${sign}${Math.abs(value).toFixed(w.decimals)}${w.unit ? ` ${w.unit}` : ''}`;
 }
 
-/** A short form for the bar: "+0.35", "M3" for player one's mate, "−M3" for player two's. */
-function short(view) {
-  if ('winner' in view) return `${view.winner === 'p1' ? '+' : '−'}M${view.mate}`;
-  return describe(view, ['', '']);
+/**
+ * A line of the side to move (`p1`: player one) in words, from its side: "White wins in 3",
+ * "Black loses in 5", or the evaluation from player one's side as `describe` says it.
+ */
+export function describeFor(view, sides, p1, words = PLAIN) {
+  if (!view || !('winner' in view) || view.end || !view.mate) return describe(view, sides, words);
+  const mover = sides[p1 ? 0 : 1];
+  return `${mover} ${(view.winner === 'p1') === p1 ? 'wins' : 'loses'} in ${view.mate}`;
+}
+
+/** The end of a finished game as a view: its winner, or a draw. */
+export function resultView(result) {
+  if (result === 'draw') return { cp: 0, draw: true, end: true };
+  if (result === 'p1win' || result === 'p2win') return { mate: 0, winner: result.slice(0, 2), end: true };
+  return null;
 }
 
 /**
  * Shows `view` (or nothing known: null) on the evaluation bar: player one's share of the bar
- * (a proven result fills it), the score in words, and data attributes for tests
- * (`data-value`: centipawns from player one's side, ±10000 for a proven result).
+ * (a proven result fills it), the score in words (`words`: the game's), and data attributes for
+ * tests (`data-value`: the engine's units from player one's side, ±10000 for a proven result;
+ * `data-known`). Without a score the bar is grey and has no share at all, not half.
  */
-export function showBar(view, sides) {
+export function showBar(view, sides, words = PLAIN) {
   const bar = $('eval-bar');
   const fill = $('eval-fill');
   const value = valueOf(view);
-  const share = value === null ? 50 : 50 + 50 * Math.tanh(value / (2 * SCALE));
+  const share = value === null ? 0 : 50 + 50 * Math.tanh(value / (2 * SCALE));
   fill.style.width = `${Math.max(0, Math.min(100, share)).toFixed(1)}%`;
   bar.dataset.value = value === null ? '' : String(value);
-  $('eval-text').textContent = view ? short(view) : '';
-  bar.title = view ? `${describe(view, sides)} (from ${sides[0]}'s side)` : `no evaluation yet (scores from ${sides[0]}'s side)`;
+  bar.dataset.known = String(value !== null);
+  $('eval-text').textContent = view ? describe(view, sides, words) : 'no evaluation';
+  bar.title = view ? `${describe(view, sides, words)} (from ${sides[0]}'s side)` : `no evaluation yet (scores from ${sides[0]}'s side)`;
 }
 
 function make(tag, attrs) {
@@ -97,7 +118,7 @@ function graphY(value) {
  * moves marked by the review (`marks`) coloured, the position shown (`current`) larger. A
  * click on or beside a point calls `onPick(ply)`.
  */
-export function drawGraph(svg, graph, marks, current, sides, onPick) {
+export function drawGraph(svg, graph, marks, current, sides, onPick, words = PLAIN) {
   svg.setAttribute('viewBox', `0 0 ${GRAPH.w} ${GRAPH.h}`);
   const n = graph.length;
   const x = (i) => (n > 1 ? 4 + (i * (GRAPH.w - 8)) / (n - 1) : GRAPH.w / 2);
@@ -117,7 +138,7 @@ export function drawGraph(svg, graph, marks, current, sides, onPick) {
       'data-ply': p.i, 'data-value': p.value,
     });
     const title = make('title', {});
-    title.textContent = `ply ${p.i}${mark ? ` ${mark}` : ''}: ${describe(p.view, sides)}`;
+    title.textContent = `ply ${p.i}${mark ? ` ${mark}` : ''}: ${describe(p.view, sides, words)}`;
     dot.append(title);
     items.push(dot);
   }

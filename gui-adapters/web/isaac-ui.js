@@ -36,7 +36,8 @@ function playerBox(p, scoring, sizes) {
   }
   const hand = el('div', { class: 'hand', 'data-field': 'hand' }, el('span', { class: 'label' }, 'in hand'));
   sizes.forEach((size, i) => hand.append(el('span', { class: 'hand-size', 'data-size': String(size) }, `${size}×${p.hand[i]}`)));
-  hand.append(el('span', { class: 'label' }, `${p.tiles} tiles, ${p.cells} cells`));
+  const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  hand.append(el('span', { class: 'label' }, `${plural(p.tiles, 'tile')}, ${plural(p.cells, 'cell')}`));
   return el('div', { class: `isaac-player ${p.seat}`, 'data-seat': p.seat }, head, figures, hand);
 }
 

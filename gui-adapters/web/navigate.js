@@ -5,6 +5,7 @@
 // moves up to it stay the same. While one is shown the page says so and offers the way back;
 // moves are made only on the current position.
 
+import { describeFor, p1View } from './evaluation.js';
 import { request } from './session.js';
 
 const $ = (id) => document.getElementById(id);
@@ -69,9 +70,45 @@ export function syncNavigation(next) {
   }
 }
 
-/** Which player made the game's first move (a loaded position may start with player two). */
-function firstByP1(s) {
-  return (s.moves.length % 2 === 0) === s.p1turn;
+/**
+ * The move list's rows, from who made each move (`movers`: `p1` or `p2` per move, as the
+ * server says): a numbered row per player one's turn and player two's after it. A turn a
+ * player did not have (the other moved twice in a row, after a pass or once out; or the game
+ * began with player two) is a gap. Each row is `{ num, p1, p2 }`, each side a move's index,
+ * `'gap'`, or null while it is still to come. A move played later never changes a number.
+ */
+export function moveRows(movers) {
+  const rows = [];
+  movers.forEach((who, i) => {
+    const row = rows[rows.length - 1];
+    if (who === 'p2' && row && row.p2 === null) {
+      row.p2 = i;
+      return;
+    }
+    if (who === 'p2') {
+      rows.push({ num: rows.length + 1, p1: 'gap', p2: i });
+      return;
+    }
+    if (row && row.p2 === null) row.p2 = 'gap';
+    rows.push({ num: rows.length + 1, p1: i, p2: null });
+  });
+  return rows;
+}
+
+/** How the list numbers move `i` (0-based): `7.` for player one's, `7...` for player two's. */
+export function moveNumber(movers, i) {
+  const row = moveRows(movers.slice(0, i + 1)).pop();
+  return `${row.num}.${row.p2 === i ? '..' : ''}`;
+}
+
+/**
+ * A review's score of a move (`cp 35`, `mate -4`: from the mover's side, as `ludus analyse`
+ * writes it) in the game's words, for the mover (`p1`: player one), or '' if unknown.
+ */
+function reviewWords(s, text, p1) {
+  const m = /^(cp|mate) (-?\d+)$/.exec(text ?? '');
+  if (!m) return text ?? '';
+  return describeFor(p1View({ [m[1]]: Number(m[2]) }, p1), s.sides, p1, s.score_words);
 }
 
 function moveButton(s, i, marks) {
@@ -83,7 +120,8 @@ function moveButton(s, i, marks) {
   const mark = marks?.[i]?.mark;
   if (mark) {
     b.dataset.mark = mark;
-    b.title = `${marks[i].verdict}: best ${marks[i].best} ${marks[i].best_score ?? ''}`.trim();
+    const best = reviewWords(s, marks[i].best_score, s.movers[i] === 'p1');
+    b.title = `${marks[i].verdict}: best ${marks[i].best}${best ? ` (${best})` : ''}`;
   }
   return b;
 }
@@ -91,24 +129,22 @@ function moveButton(s, i, marks) {
 /** The numbered move list, the move on the board highlighted, review marks (`marks`). */
 export function renderMoves(s, marks) {
   const list = $('moves');
-  const items = [];
-  const offset = firstByP1(s) ? 0 : 1;
-  for (let i = -offset; i < s.moves.length; i += 2) {
+  const items = moveRows(s.movers).map((row) => {
     const li = document.createElement('li');
     const num = document.createElement('span');
     num.className = 'num';
-    num.textContent = `${(i + offset) / 2 + 1}.`;
+    num.textContent = `${row.num}.`;
     li.append(num);
-    for (const j of [i, i + 1]) {
-      if (j < 0) {
+    for (const j of [row.p1, row.p2]) {
+      if (j === 'gap') {
         const gap = document.createElement('span');
         gap.className = 'mv gap';
         gap.textContent = '…';
         li.append(gap);
-      } else if (j < s.moves.length) li.append(moveButton(s, j, marks));
+      } else if (j !== null) li.append(moveButton(s, j, marks));
     }
-    items.push(li);
-  }
+    return li;
+  });
   list.replaceChildren(...items);
   list.dataset.count = String(s.moves.length);
   const ply = shownPly();
@@ -124,16 +160,15 @@ export function renderMoves(s, marks) {
   renderViewing(s);
 }
 
-/** The note above the board while an earlier position is shown, with the way back. */
+/** The note under the move list while an earlier position is shown, with the way back. */
 function renderViewing(s) {
   const box = $('viewing');
   box.hidden = !view;
   document.body.dataset.view = view ? String(view.ply) : 'live';
   if (!view) return;
   const n = view.ply;
-  const i = n - 1 + (firstByP1(s) ? 0 : 1);
   const what = n === 0 ? 'the start position'
-    : `the position after ${Math.floor(i / 2) + 1}.${i % 2 ? '..' : ''} ${view.shown ?? view.move}`;
+    : `the position after ${moveNumber(s.movers, n - 1)} ${view.shown ?? view.move}`;
   $('viewing-text').textContent = `Viewing ${what} (move ${n} of ${s.moves.length}) — the game goes on from its last move`;
 }
 

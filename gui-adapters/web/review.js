@@ -52,13 +52,16 @@ export function renderReview(state, ply, sides, onPick) {
   } else if (review.error) {
     status.textContent = `The review stopped: ${review.error}`;
   } else {
-    const count = (mark) => review.moves.filter((m) => m?.mark === mark).length;
-    status.textContent = `Reviewed (${review.limit}): ${count('?!')} inaccuracies, `
-      + `${count('?')} mistakes, ${count('??')} blunders`;
+    const count = (mark, one, many) => {
+      const n = review.moves.filter((m) => m?.mark === mark).length;
+      return `${n} ${n === 1 ? one : many}`;
+    };
+    status.textContent = `Reviewed (${review.limit}): ${count('?!', 'inaccuracy', 'inaccuracies')}, `
+      + `${count('?', 'mistake', 'mistakes')}, ${count('??', 'blunder', 'blunders')}`;
   }
   const graph = $('eval-graph');
   graph.toggleAttribute('hidden', false);
-  drawGraph(graph, review.graph, review.moves, ply, sides, onPick);
+  drawGraph(graph, review.graph, review.moves, ply, sides, onPick, state.score_words);
 }
 
 /** The limit chosen in the box's list (`depth 4`, `nodes 200000`) as the request's body. */

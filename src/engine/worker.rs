@@ -2,6 +2,7 @@
 //! job: a search (the solved book and the prover below it first, for `Level full`), a perft
 //! (stoppable at every node above its last ply), a bench.
 
+use std::cell::Cell;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,7 +13,7 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
 use super::{Control, Event, Job, Report};
-use crate::game::{Game, OptionValues, Searchable};
+use crate::game::{Game, OptionValues, Outcome, Searchable};
 use crate::search::levels::{self, Level};
 use crate::search::progress::Progress;
 use crate::search::strength;
@@ -185,19 +186,65 @@ impl<G: Searchable> Worker<G> {
             // Only MCTS goes on from the kept tree; no need to hold its memory.
             self.mcts_tree.clear();
         }
+        // MultiPV on a position the book knows: its proven lines, and a search of the moves it
+        // does not know for the lines between its wins and its losses.
+        let known = book
+            .as_ref()
+            .filter(|_| params.multipv > 1)
+            .map(|hit| book_lines(root, params, hit, start));
+        // The number of the book's lines before the search's (its wins).
+        let offset = Cell::new(0);
         // The last principal variation of the first line: its second move is the reply to ponder.
         let mut last_line: Vec<G::Move> = Vec::new();
-        let mut report = |i: SearchInfo<G::Move>| {
+        let mut report = |mut i: SearchInfo<G::Move>| {
+            // The search's lines come after the book's wins (its only line is one of them too).
+            let shift = offset.get();
+            if shift > 0 {
+                i.multipv = Some(i.multipv.unwrap_or(1) + shift);
+            }
             if i.multipv.is_none_or(|k| k == 1) {
                 last_line.clone_from(&i.pv);
             }
             send(Report::Info(i.map_pv(|pv| root.line_notation(pv))));
         };
+        let mut rest: Option<SearchParams<G::Move>> = None;
+        let mut proven_best = None;
+        if let Some(known) = known {
+            let wins = known.wins.len().min(params.multipv);
+            let searched = known.unknown.len().min(params.multipv - wins);
+            let losses = params.multipv - wins - searched;
+            proven_best = known
+                .wins
+                .first()
+                .or(known.losses.first().filter(|_| searched == 0))
+                .and_then(|line| line.pv.first().copied());
+            for (k, line) in known.wins.into_iter().take(wins).enumerate() {
+                report(SearchInfo {
+                    multipv: Some(k + 1),
+                    ..line
+                });
+            }
+            for (k, line) in known.losses.into_iter().take(losses).enumerate() {
+                report(SearchInfo {
+                    multipv: Some(wins + searched + k + 1),
+                    ..line
+                });
+            }
+            if searched > 0 {
+                offset.set(wins);
+                rest = Some(SearchParams {
+                    root_moves: Some(known.unknown),
+                    multipv: searched,
+                    ..params.clone()
+                });
+            }
+        }
+        let searched_params = rest.as_ref().unwrap_or(params);
         // `book` is only probed for `Level full` (run_job); `searchmoves` may still rule it out.
         // A proven loss: the search plays, and its move is reported with the proven score.
         let lost = book.as_ref().filter(|hit| !hit.wins).cloned();
         let in_book = book
-            .filter(|hit| hit.wins)
+            .filter(|hit| hit.wins && params.multipv <= 1)
             .and_then(|hit| root.parse_move(&hit.mv).ok().map(|m| (hit, m)))
             .filter(|&(_, m)| {
                 params
@@ -206,22 +253,26 @@ impl<G: Searchable> Worker<G> {
                     .is_none_or(|moves| moves.contains(&m))
             });
         let best = match level {
+            // Every line the book knows: no search.
+            _ if proven_best.is_some() && rest.is_none() => proven_best,
             _ if in_book.is_some() => in_book.map(|(hit, m)| {
                 report(book_info(start, &hit, m));
                 m
             }),
-            Level::Full if searcher.uses_mcts(root, &params.limits) => {
+            Level::Full if searcher.uses_mcts(root, &searched_params.limits) => {
                 // The tree may use as much memory as the transposition table (option `Hash`).
                 let budget = self.tables.tt.bytes();
                 let kept = &mut self.mcts_tree;
-                mcts::search_reusing(root, params, budget, kept, &self.stop, &mut report).best
+                let p = searched_params;
+                mcts::search_reusing(root, p, budget, kept, &self.stop, &mut report).best
             }
             Level::Full => {
                 let mut progress = |p: Progress<G::Move>| {
                     send(Report::Progress(p.map_move(|m| root.move_to_string(m))));
                 };
                 let tables = &mut self.tables;
-                search_reporting(root, params, tables, &self.stop, &mut report, &mut progress).best
+                let p = searched_params;
+                search_reporting(root, p, tables, &self.stop, &mut report, &mut progress).best
             }
             Level::Limited(strength) => {
                 let tables = &mut self.tables;
@@ -257,6 +308,8 @@ impl<G: Searchable> Worker<G> {
         {
             report(book_info(start, lost, m));
         }
+        // A proven win of the book goes before the moves it does not know.
+        let best = proven_best.or(best);
         if params.limits.infinite {
             // `go infinite` holds its bestmove until `stop`, even when the search is over.
             while !self.stop.load(Ordering::SeqCst) {
@@ -362,6 +415,93 @@ fn book_info<M>(start: Instant, hit: &BookMove, m: M) -> SearchInfo<M> {
         hashfull: 0,
         pv: vec![m],
     }
+}
+
+/// What the book knows of a position's root moves (for `MultiPV` above 1): its wins, fastest
+/// first, its losses, longest first, each as its `info` line (a PV along the book), and the
+/// moves whose value it does not know.
+struct BookLines<M> {
+    wins: Vec<SearchInfo<M>>,
+    losses: Vec<SearchInfo<M>>,
+    unknown: Vec<M>,
+}
+
+/// Most moves of a line the book's `info` lines follow the book for.
+const BOOK_LINE_MOVES: usize = 8;
+
+/// Each root move of `root` (within `searchmoves`) valued by the book (`hit` is the root's own
+/// entry): the move after which the game is over, or the opponent's position the book knows
+/// (won for the opponent: the move loses; lost: it wins), or unknown.
+fn book_lines<G: Searchable>(
+    root: &G,
+    params: &SearchParams<G::Move>,
+    hit: &BookMove,
+    start: Instant,
+) -> BookLines<G::Move> {
+    let mover = root.side_to_move();
+    let book_move = root.parse_move(&hit.mv).ok().filter(|_| hit.wins);
+    let mut known = Vec::new();
+    let mut unknown = Vec::new();
+    for m in crate::search::root_moves(root, params) {
+        let mut child = root.clone();
+        child.play(m);
+        let value = if book_move == Some(m) {
+            Some(hit.clone())
+        } else {
+            match child.outcome() {
+                Some(Outcome::Win(p)) => Some((p == mover, 1)),
+                Some(Outcome::Draw) => None,
+                None => solve::book::probe(&child).map(|h| (!h.wins, h.plies.saturating_add(1))),
+            }
+            .map(|(wins, plies)| BookMove {
+                mv: root.move_to_string(m),
+                plies,
+                wins,
+            })
+        };
+        match value {
+            Some(v) => known.push((v, m, book_line(&child, m))),
+            None => unknown.push(m),
+        }
+    }
+    // Wins first, the fastest first (the book's own move first among equals); then losses,
+    // the longest first.
+    known.sort_by_key(|&(ref v, m, _)| {
+        let length = if v.wins { v.plies } else { u8::MAX - v.plies };
+        (!v.wins, length, book_move != Some(m))
+    });
+    let mut lines = BookLines {
+        wins: Vec::new(),
+        losses: Vec::new(),
+        unknown,
+    };
+    for (v, m, pv) in known {
+        let info = SearchInfo {
+            pv,
+            ..book_info(start, &v, m)
+        };
+        if v.wins {
+            lines.wins.push(info);
+        } else {
+            lines.losses.push(info);
+        }
+    }
+    lines
+}
+
+/// The line that starts with `first` (played to reach `after`) and goes on with the book's
+/// moves, at most [`BOOK_LINE_MOVES`] moves long.
+fn book_line<G: Searchable>(after: &G, first: G::Move) -> Vec<G::Move> {
+    let mut line = vec![first];
+    let mut pos = after.clone();
+    while line.len() < BOOK_LINE_MOVES && pos.outcome().is_none() {
+        let Some(m) = solve::book::probe(&pos).and_then(|h| pos.parse_move(&h.mv).ok()) else {
+            break;
+        };
+        pos.play(m);
+        line.push(m);
+    }
+    line
 }
 
 fn one_ply_info<M>(start: Instant, score: i32, m: M) -> SearchInfo<M> {

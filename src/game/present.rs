@@ -33,6 +33,19 @@ impl Notation {
     }
 }
 
+/// How a front end words the engine's evaluations (`score cp N`) of a game: in the game's own
+/// unit (Isaac's points), not chess's pawns. A proven result (`score mate N`) is a win or a loss
+/// in N moves in every game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoreWords {
+    /// The engine's units per unit shown (Isaac: 10 per point).
+    pub per_unit: u32,
+    /// How many decimals of the unit are shown.
+    pub decimals: u8,
+    /// The unit's name after the number (`points`), or empty for a plain number.
+    pub unit: &'static str,
+}
+
 /// What a token of a board row (in the game's text rendering) shows, for colouring.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ink {
@@ -83,6 +96,13 @@ pub trait Present: Game {
     const MOVE_EXAMPLES: &'static [&'static str];
     /// How the game's moves name the places on its board.
     const NOTATION: Notation;
+    /// How its evaluations are worded: by default a plain number, 100 engine units to 1
+    /// (`+0.35`).
+    const SCORE_WORDS: ScoreWords = ScoreWords {
+        per_unit: 100,
+        decimals: 2,
+        unit: "",
+    };
 
     /// Why the game ended, read from its final position's text (not parsed by the rules, so
     /// that any engine's position reads): `White has no legal move`; `None` where the position
@@ -158,6 +178,18 @@ impl GameId {
             }
         }
         self.visit(Kind)
+    }
+
+    /// How the game's evaluations are worded ([`Present::SCORE_WORDS`]).
+    pub fn score_words(self) -> ScoreWords {
+        struct Words;
+        impl GameVisitor for Words {
+            type Output = ScoreWords;
+            fn visit<G: Evaluate + Present>(self) -> ScoreWords {
+                G::SCORE_WORDS
+            }
+        }
+        self.visit(Words)
     }
 
     /// Why the game ended ([`Present::end_reason`]).

@@ -38,6 +38,10 @@ fn people_play_moves_that_are_legal_and_take_them_back() {
     );
     let state = c.ok("/api/new", json!({"game": "sight", "mode": "hh"}));
     assert_eq!(state["fen"], "5:x5/x5/x5/x5/x5 w");
+    assert_eq!(
+        state["score_words"],
+        json!({"per_unit": 100, "decimals": 2, "unit": ""})
+    );
     assert_eq!(state["legal"].as_array().map(Vec::len), Some(25));
     assert!(
         state["svg"]
@@ -70,6 +74,7 @@ fn people_play_moves_that_are_legal_and_take_them_back() {
     assert_eq!(moves(&c.ok("/api/redo", json!({}))), ["c3"]);
     let state = c.ok("/api/redo", json!({}));
     assert_eq!(state["position"], "startpos moves c3 c4");
+    assert_eq!(state["movers"], json!(["p1", "p2"]));
     server.stop();
 }
 
@@ -96,6 +101,11 @@ fn the_engine_answers_a_person_and_undo_returns_to_the_person() {
     );
     let state = c.wait_for(|s| s["human_to_move"] == true);
     assert_eq!(moves(&state).len(), 1);
+    assert_eq!(
+        state["score_words"],
+        json!({"per_unit": 10, "decimals": 1, "unit": "points"}),
+        "Isaac's scores in points"
+    );
     c.ok("/api/hint", json!({}));
     let state = c.wait_for(|s| s["hint"].is_string());
     let hint = state["hint"].as_str().expect("a hint");
@@ -160,6 +170,7 @@ fn positions_are_loaded_only_when_the_engine_takes_them() {
     );
     assert_eq!(state["start"], "fen 5:x5/x5/x2,w,x2/x5/x5 b");
     assert_eq!(moves(&state), ["c4"]);
+    assert_eq!(state["movers"], json!(["p2"]), "Black made the first move");
     assert_eq!(c.ok("/api/undo", json!({}))["moves"], json!([]));
     server.stop();
 }

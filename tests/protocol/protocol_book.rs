@@ -5,7 +5,9 @@
 //! lost position (book or prover) is searched, answered as with `SolvedBook false` and with
 //! the proven `score mate -N` last;
 //! `SolvedBook false`, a `searchmoves` without the book's move or another `Level` search as
-//! usual.
+//! usual. With `MultiPV` above 1 the book answers every line it knows the value of (its wins
+//! first, the book's move first among them, then its losses, each with a line along the book),
+//! and a search numbered after its wins answers for the moves it does not know.
 
 use std::time::Duration;
 
@@ -130,5 +132,68 @@ fn a_lost_position_is_played_by_the_search_not_the_longest_proof() {
     }
     assert_eq!(best[0], best[1]);
     assert_ne!(best[0].as_deref(), Some("bestmove b1"));
+    engine.quit(Duration::from_secs(10));
+}
+
+/// `MultiPV 3` on positions of the book: three proven lines where it knows every move (4×4
+/// after a1, Black wins; the 4×4 start, White loses whatever it plays), and its two wins then
+/// a searched third line where it does not (5×5 after b2 e5: e1 and a5 win in 12).
+#[test]
+fn multipv_lines_come_from_the_book() {
+    let mut engine = Engine::spawn();
+    engine.send("setoption name Sight_BoardSize value 4");
+    engine.send("setoption name MultiPV value 3");
+    engine.send("position startpos moves a1");
+    let lines = search(&mut engine, "go movetime 5000");
+    assert_eq!(
+        lines,
+        [
+            "info depth 15 seldepth 15 multipv 1 score mate 8 nodes 0 nps * time * hashfull 0 pv d4 c1 b2 a1-b1 d4-d3",
+            "info depth 15 seldepth 15 multipv 2 score mate 8 nodes 0 nps * time * hashfull 0 pv c1 d1 a3 b1 c1-c2",
+            "info depth 15 seldepth 15 multipv 3 score mate 8 nodes 0 nps * time * hashfull 0 pv d1 c1 b1 a1-a2 a3",
+            "bestmove d4",
+        ]
+    );
+    engine.send("position startpos");
+    let lines = search(&mut engine, "go depth 2");
+    assert_eq!(
+        lines,
+        [
+            "info depth 16 seldepth 16 multipv 1 score mate -8 nodes 0 nps * time * hashfull 0 pv a1 d4 c1 b2 a1-b1 d4-d3",
+            "info depth 16 seldepth 16 multipv 2 score mate -8 nodes 0 nps * time * hashfull 0 pv b1 c4 a1 c1 b1-b2 c4-d4",
+            "info depth 16 seldepth 16 multipv 3 score mate -8 nodes 0 nps * time * hashfull 0 pv c1 b4 a1 b1 c1-d1 b4-a3",
+            "bestmove a1",
+        ]
+    );
+    engine.send("setoption name Sight_BoardSize value 5");
+    engine.send("position startpos moves b2 e5");
+    let lines: Vec<String> = search(&mut engine, "go depth 3")
+        .into_iter()
+        .filter(|l| !l.contains(" currmove "))
+        .collect();
+    assert_eq!(
+        lines[..2],
+        [
+            "info depth 23 seldepth 23 multipv 1 score mate 12 nodes 0 nps * time * hashfull 0 pv e1 a1 d3 c1 b1",
+            "info depth 23 seldepth 23 multipv 2 score mate 12 nodes 0 nps * time * hashfull 0 pv a5 a1 c4 c1 b1",
+        ]
+    );
+    let searched = &lines[2..lines.len() - 1];
+    let depths: Vec<&str> = searched
+        .iter()
+        .map(|l| l.split(" seldepth").next().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        depths,
+        ["info depth 1", "info depth 2", "info depth 3"],
+        "{lines:#?}"
+    );
+    assert!(
+        searched
+            .iter()
+            .all(|l| l.contains(" multipv 3 score cp ") && !l.contains(" nodes 0 ")),
+        "{lines:#?}"
+    );
+    assert_eq!(lines.last().map(String::as_str), Some("bestmove e1"));
     engine.quit(Duration::from_secs(10));
 }

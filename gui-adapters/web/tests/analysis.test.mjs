@@ -6,13 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  clickCell, load, newGame, openPage, shot, waitPly,
+  ISAAC_SCORING, TACTIGON_MOVES, clickCell, load, newGame, openPage, shot, waitPly,
 } from './helpers.mjs';
 
-/** A Tactigon game of 24 plies (random moves) and the positions after some of them. */
-const TACTIGON_MOVES = 'd0-c1 d14-g9 d6-g11 c15-f12 e5-c7 f14-f16 f2-e1 g9-c5 g11-c11 c17-b12 '
-  + 'd8-d10 b12-a11 d4-a9 d16-b12 c11-e15 b12-e5 b6-b4 f12-d10 c7-f8 e5-f2 e3-e11 e17-e15 '
-  + 'd2-d6 f2-e5';
+/** The positions after some moves of TACTIGON_MOVES. */
 const TACTIGON_FENS = {
   0: '2/C1C3c1c/1ST4ts1/CTPSC1csptc/1ST4ts1/C1C3c1c/2 r 0',
   1: '2/C1C3c1c/CST4ts1/1TPSC1csptc/1ST4ts1/C1C3c1c/2 b 1',
@@ -86,6 +83,73 @@ test('the move list steps through the game by keys and clicks, numbered past 10'
   await page.close();
 });
 
+/**
+ * docs/rules/isaac.md TV3 with Light to move: Light passes, so Dark places and passes alone;
+ * in the scoring phase Dark goes out (its pass at ply 9) and Light removes alone until it
+ * passes too. Who made each move, as the engine says.
+ */
+const ISAAC_TV3 = 'D6h00,D4h06,D6h10,L4h16,L6h20,D4h26,L5h30,L5h35,L5h40,D5h45,D3h50,D3h53,'
+  + 'L4h56,D3h60,D3h63,D4h66,L3h70,L3h73,L4h76,L3h80,L3h83,L4h86,L3h90,D4h93 10201/00011 l P - 0/0 0/0';
+const ISAAC_PASSES = 'pass 3h97 pass x3h90+4 x4h06+0 x4h86+4 x6h10+0 x4h76+4 pass x4h56+4 x5h40+3 '
+  + 'x5h35+3 x5h30+0 x6h20+4 pass';
+
+/** The move list as read: each row's number and its two columns (`…` a skipped turn). */
+const listRows = (page) => page.$$eval('#moves li', (rows) => rows.map((li) => [
+  li.querySelector('.num').textContent,
+  ...[...li.querySelectorAll('.mv')].map((m) => m.textContent),
+]));
+
+test('isaac: each move in its mover\'s column, numbers that never change, … only for a skipped turn', async () => {
+  const page = await openPage();
+  await newGame(page, { game: 'isaac', mode: 'hh' });
+  // The first seven moves, then all: the rows already there keep their numbers and columns.
+  const moves = ISAAC_PASSES.split(' ');
+  await load(page, `fen ${ISAAC_TV3} moves ${moves.slice(0, 7).join(' ')}`);
+  const first = [
+    ['1.', '…', 'pass'],
+    ['2.', '3h97', '…'],
+    ['3.', 'pass', 'x3h90+4'],
+    ['4.', 'x4h06+0', 'x4h86+4'],
+    ['5.', 'x6h10+0'],
+  ];
+  assert.deepEqual(await listRows(page), first);
+  await load(page, `fen ${ISAAC_TV3} moves ${ISAAC_PASSES}`);
+  assert.equal(await page.evaluate(() => document.body.dataset.ply), '15');
+  assert.equal(await page.$eval('#banner', (b) => b.hidden), false, 'both players are out: the game is over');
+  const all = [
+    ...first.slice(0, 4),
+    ['5.', 'x6h10+0', 'x4h76+4'],
+    ['6.', 'pass', 'x4h56+4'],
+    ['7.', '…', 'x5h40+3'],
+    ['8.', '…', 'x5h35+3'],
+    ['9.', '…', 'x5h30+0'],
+    ['10.', '…', 'x6h20+4'],
+    ['11.', '…', 'pass'],
+  ];
+  assert.deepEqual(await listRows(page), all);
+  // Each move button shows the position after it, named by its number and column.
+  const viewingText = () => page.$eval('#viewing-text', (v) => v.textContent);
+  await page.click('#moves .mv[data-ply="2"]');
+  await page.waitForFunction(() => document.body.dataset.view === '2');
+  assert.equal(await viewingText(),
+    'Viewing the position after 2. 3h97 (move 2 of 15) — the game goes on from its last move');
+  await page.click('#moves .mv[data-ply="1"]');
+  await page.waitForFunction(() => document.body.dataset.view === '1');
+  assert.equal(await viewingText(),
+    'Viewing the position after 1... pass (move 1 of 15) — the game goes on from its last move');
+  await press(page, 'ArrowRight', 2);
+  await press(page, 'ArrowRight', 3);
+  assert.match(await viewingText(), /^Viewing the position after 3\. pass \(move 3 of 15\)/);
+  await page.click('#moves .mv[data-ply="11"]');
+  await page.waitForFunction(() => document.body.dataset.view === '11');
+  assert.match(await viewingText(), /^Viewing the position after 7\.\.\. x5h40\+3 \(move 11 of 15\)/);
+  assert.match(await page.$eval('#status', (s) => s.textContent), /^Viewing move 11 of 15 — /);
+  await press(page, 'End', 'live');
+  assert.equal(await page.$eval('#viewing', (v) => v.hidden), true);
+  await shot(page, 'isaac-move-list-passes');
+  await page.close();
+});
+
 test('analysis mode shows three lines in a game of two people and stops when turned off', async () => {
   const page = await openPage();
   await newGame(page, { game: 'tactigon', mode: 'hh' });
@@ -106,7 +170,7 @@ test('analysis mode shows three lines in a game of two people and stops when tur
   }, null, { timeout: 60_000 })).jsonValue();
   assert.equal(lines.length, 3);
   for (const line of lines) {
-    assert.match(line.score, /^([+−±]\d+\.\d\d|(Red|Blue) (mates in \d+|wins))$/);
+    assert.match(line.score, /^([+−±]\d+\.\d\d|Blue (wins|loses) in \d+)$/);
     assert.match(line.depth, /^d\d+$/);
     assert.ok(line.pv.length > 0);
   }
@@ -160,7 +224,7 @@ test('a review marks the thrown-away win, and only it, as a blunder', async () =
   await page.waitForFunction(() => document.body.dataset.review === 'done', null, { timeout: 60_000 });
   const marked = await page.$$eval('#moves .mv[data-mark]', (b) => b.map((e) => [e.dataset.ply, e.dataset.mark]));
   assert.deepEqual(marked, [['3', '??']]);
-  assert.match(await page.$eval('#review-status', (s) => s.textContent), /0 inaccuracies, 0 mistakes, 1 blunders/);
+  assert.match(await page.$eval('#review-status', (s) => s.textContent), /: 0 inaccuracies, 0 mistakes, 1 blunder$/);
   // The graph: a point per ply from White's side; White's proven win until the blunder.
   const points = await page.$$eval('#eval-graph .point', (p) => p.map((e) => [e.dataset.ply, Number(e.dataset.value)]));
   assert.deepEqual(points.map(([p]) => p), ['0', '1', '2', '3']);
@@ -184,7 +248,7 @@ test('the evaluation bar shows scores from player one\'s side, whoever searched'
   await page.waitForFunction(() => /hint: \S+/.test(document.getElementById('status').textContent), null, { timeout: 20_000 });
   const blue = await barValue(page);
   assert.ok(blue > 300, `Blue's search, from Red's side: ${blue}`);
-  assert.match(await page.$eval('#an-score', (s) => s.textContent), /^(\+\d+\.\d\d \(Red's view\)|Red mates in \d+)$/);
+  assert.match(await page.$eval('#an-score', (s) => s.textContent), /^(\+\d+\.\d\d \(Red's view\)|Blue loses in \d+)$/);
   const hint = (await page.$eval('#status', (s) => s.textContent)).match(/hint: (\S+)/)[1];
   const [from, to] = hint.split('-');
   await clickCell(page, from);
@@ -197,5 +261,123 @@ test('the evaluation bar shows scores from player one\'s side, whoever searched'
   const width = await page.$eval('#eval-fill', (f) => parseFloat(f.style.width));
   assert.ok(width > 50, `Red's share of the bar: ${width}%`);
   await shot(page, 'evaluation-bar');
+  await page.close();
+});
+
+/** The evaluation bar as shown: whether a score is known, player one's share, its words. */
+const bar = (page) => page.evaluate(() => ({
+  known: document.getElementById('eval-bar').dataset.known,
+  share: document.getElementById('eval-fill').style.width,
+  text: document.getElementById('eval-text').textContent,
+}));
+
+/** The analysis panel: the position its search is of, its score and PV. */
+const panel = (page) => page.evaluate(() => ({
+  ply: document.getElementById('analysis').dataset.ply ?? '',
+  score: document.getElementById('an-score').textContent,
+  pv: document.getElementById('an-pv').textContent,
+}));
+
+test('the bar is grey without a score, and shows the result when the game is over', async () => {
+  const page = await openPage();
+  await newGame(page, { game: 'sight', mode: 'hh' });
+  assert.deepEqual(await bar(page), { known: 'false', share: '0%', text: 'no evaluation' });
+  // README: White shuts in Black's only stack with d4-e4.
+  await load(page, 'fen 5:x5/x,w,x,w2,x/b,x,w,w3,b2/x3,b,b/x5 w moves d4-e4');
+  assert.deepEqual(await bar(page), { known: 'true', share: '100%', text: 'White has won' });
+  await press(page, 'ArrowLeft', 0);
+  assert.deepEqual(await bar(page), { known: 'false', share: '0%', text: 'no evaluation' });
+  await press(page, 'End', 'live');
+  await shot(page, 'evaluation-bar-result');
+  await page.close();
+});
+
+test('the engine\'s search of a position left is not shown, nor a line of another position', async () => {
+  const page = await openPage();
+  // The engine plays White, finds the win in one (d4-e4) and plays it: its line is of the
+  // position before, so the panel is empty and the bar shows the result.
+  await newGame(page, { game: 'sight', mode: 'eh' });
+  await load(page, 'fen 5:x5/x,w,x,w2,x/b,x,w,w3,b2/x3,b,b/x5 w');
+  await page.waitForSelector('#banner', { state: 'visible' });
+  assert.deepEqual(await page.evaluate(() => document.body.dataset.ply), '1');
+  assert.deepEqual(await panel(page), { ply: '', score: '–', pv: '–' });
+  assert.equal((await bar(page)).text, 'White has won');
+  // A hint's search is shown while its position is on the board, and left with it.
+  await newGame(page, { game: 'tactigon', mode: 'hh' });
+  await page.click('#btn-hint');
+  await page.waitForFunction(() => /hint: \S+/.test(document.getElementById('status').textContent), null, { timeout: 20_000 });
+  const searched = await panel(page);
+  assert.equal(searched.ply, '0');
+  assert.notEqual(searched.pv, '–');
+  const hint = (await page.$eval('#status', (s) => s.textContent)).match(/hint: (\S+)/)[1];
+  const [from, to] = hint.split('-');
+  await clickCell(page, from);
+  await clickCell(page, to);
+  await waitPly(page, 1);
+  assert.deepEqual(await panel(page), { ply: '', score: '–', pv: '–' });
+  // Analysis of the current position, then a step back: only the earlier position's search.
+  await page.check('#analyse-mode');
+  await page.waitForFunction(() => document.getElementById('analysis').dataset.ply === '1', null, { timeout: 30_000 });
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => document.body.dataset.view === '0');
+  const back = await panel(page);
+  assert.ok(back.ply === '' || back.ply === '0', `the panel shows a search of ply ${back.ply}`);
+  if (back.ply === '') assert.deepEqual(back, { ply: '', score: '–', pv: '–' });
+  await page.waitForFunction(() => document.getElementById('analysis').dataset.ply === '0', null, { timeout: 30_000 });
+  await page.uncheck('#analyse-mode');
+  await page.waitForFunction(() => document.body.dataset.analysis === 'off');
+  await page.close();
+});
+
+test('scores in each game\'s words: Isaac in points, proven results as a win or a loss in N', async () => {
+  const page = await openPage();
+  await newGame(page, { game: 'isaac', mode: 'hh' });
+  await load(page, ISAAC_SCORING);
+  await page.click('#btn-hint');
+  await page.waitForFunction(() => /hint: \S+/.test(document.getElementById('status').textContent), null, { timeout: 30_000 });
+  assert.match(await page.$eval('#an-score', (s) => s.textContent),
+    /^([+−±]\d+\.\d points \(Dark's view\)|Dark (wins|loses) in \d+)$/);
+  assert.match((await bar(page)).text, /^([+−±]\d+\.\d points|(Dark|Light) wins in \d+)$/);
+  // The solved book: Black is to move and lost (every move), White wins in 13 moves.
+  await newGame(page, { game: 'sight', mode: 'hh' });
+  await load(page, 'startpos moves b2');
+  await page.click('#btn-hint');
+  await page.waitForFunction(() => /hint: \S+/.test(document.getElementById('status').textContent), null, { timeout: 30_000 });
+  assert.match(await page.$eval('#an-score', (s) => s.textContent), /^Black loses in \d+$/);
+  assert.match(await page.$eval('#an-depth', (s) => s.textContent), /^\d+ plies to the end$/);
+  assert.equal(await page.$eval('#an-nodes', (s) => s.textContent), '–');
+  assert.match((await bar(page)).text, /^White wins in \d+$/);
+  const words = await page.evaluate(() => document.getElementById('side').textContent + document.getElementById('play').textContent);
+  assert.doesNotMatch(words, /mate|\bM\d/, 'no chess words');
+  await page.close();
+});
+
+test('analysis mode shows three lines of the solved book, and the search after its wins', async () => {
+  const page = await openPage();
+  await newGame(page, { game: 'sight', mode: 'hh' });
+  const readLines = () => page.$$eval('#an-lines li', (l) => l.map((e) => [
+    e.querySelector('.line-score').textContent, e.querySelector('.line-depth').textContent,
+    e.querySelector('.line-pv').textContent.split(' ')[0],
+  ]));
+  // Black to move after b2 is lost whatever it plays: the book knows all three lines.
+  await load(page, 'startpos moves b2');
+  await page.check('#analyse-mode');
+  await page.waitForFunction(() => document.querySelectorAll('#an-lines .line-pv:not(:empty)').length === 3, null, { timeout: 30_000 });
+  const lost = await readLines();
+  assert.deepEqual(lost.map(([score, depth]) => [score.replace(/\d+/, 'N'), depth]),
+    [['Black loses in N', 'proven'], ['Black loses in N', 'proven'], ['Black loses in N', 'proven']]);
+  assert.equal(new Set(lost.map(([, , mv]) => mv)).size, 3, 'three different moves');
+  // After b2 e5 White wins with e1 and one other move the book knows; the third line is searched.
+  await load(page, 'startpos moves b2 e5');
+  await page.waitForFunction(() => document.body.dataset.analysis === '2');
+  await page.waitForFunction(() => document.querySelectorAll('#an-lines .line-pv:not(:empty)').length === 3, null, { timeout: 30_000 });
+  const won = await readLines();
+  assert.deepEqual(won.slice(0, 2).map(([score, depth]) => [score, depth]),
+    [['White wins in 12', 'proven'], ['White wins in 12', 'proven']]);
+  assert.equal(won[0][2], 'e1', 'the book\'s move first');
+  assert.match(won[2][1], /^d\d+$/);
+  await shot(page, 'analysis-solved');
+  await page.uncheck('#analyse-mode');
+  await page.waitForFunction(() => document.body.dataset.analysis === 'off');
   await page.close();
 });

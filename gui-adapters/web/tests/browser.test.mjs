@@ -47,7 +47,10 @@ test('sight: clicks play moves, the engine replies and the board updates', async
   await clickSomeMove(page);
   await waitPly(page, 4);
   await waitHumanTurn(page);
-  assert.notEqual(await page.$eval('#an-depth', (d) => d.textContent), '–');
+  // The engine's search was of the position before its move: the bar keeps its score, the
+  // analysis panel shows no line of a position left.
+  assert.equal(await page.$eval('#eval-bar', (b) => b.dataset.known), 'true');
+  assert.equal(await page.$eval('#an-pv', (d) => d.textContent), '–');
   await shot(page, 'sight');
   await page.close();
 });

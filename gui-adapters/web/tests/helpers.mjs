@@ -24,6 +24,10 @@ export const SCREENS = {
 export const ISAAC_SCORING = 'fen L3v07,L3v09,L3h20,D4h23,D3v31,D3h33,L4v38,L3v46,D5h60,D3h70,'
   + 'D3h75,D4h85,L5h90 00000/00000 d S - 28/79 3/0';
 
+/** A Tactigon game of 24 plies (random moves, captures on both sides). */
+export const TACTIGON_MOVES = 'd0-c1 d14-g9 d6-g11 c15-f12 e5-c7 f14-f16 f2-e1 g9-c5 g11-c11 c17-b12 '
+  + 'd8-d10 b12-a11 d4-a9 d16-b12 c11-e15 b12-e5 b6-b4 f12-d10 c7-f8 e5-f2 e3-e11 e17-e15 '
+  + 'd2-d6 f2-e5';
 
 let context;
 /** A browser for contexts of other screens (a phone's size, touch), started when first asked. */

@@ -3,14 +3,16 @@
 // big enough to hit (Isaac ≥ 30 px, Sight and Tactigon ≥ 40 px); no text is smaller than 11 px
 // as drawn (an SVG text's font size times the picture's scale). Each game is photographed at
 // both sizes; with SCREENSHOT_DOCS=1 the photographs also go to docs/screenshots/ for the
-// README. run.sh starts `ludus web --port 0` and passes its address as BASE_URL.
+// README. The board stays where it is (to the pixel) while a person steps through the game or
+// analyses it, and on a desktop the board, its controls and the move list are all on the
+// screen at once. run.sh starts `ludus web --port 0` and passes its address as BASE_URL.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
-  ISAAC_SCORING, SCREENS, load, newContext, newGame, openPage, shot,
+  ISAAC_SCORING, SCREENS, TACTIGON_MOVES, load, newContext, newGame, openPage, shot,
 } from './helpers.mjs';
 
 /** Per game: the position photographed, the smallest cell allowed, what to click first. */
@@ -97,8 +99,12 @@ for (const [screen, options] of Object.entries(SCREENS)) {
         sizes.push(`${g.game}: cell ${m.cell.toFixed(1)} px, smallest text ${m.texts[0].px} px `
           + `("${m.texts[0].text}"), on the board ${m.boardText.px} px ("${m.boardText.text}")`);
         await shot(page, `${g.game}-${screen}`);
-        // The photograph shows the top of the page, as it opens.
-        await page.evaluate(() => { document.activeElement?.blur(); scrollTo(0, 0); });
+        // The photograph shows the top of the page (and of a desktop's side column), as it opens.
+        await page.evaluate(() => {
+          document.activeElement?.blur();
+          scrollTo(0, 0);
+          document.getElementById('side').scrollTop = 0;
+        });
         if (process.env.SCREENSHOT_DOCS === '1') {
           mkdirSync(DOCS, { recursive: true });
           await page.screenshot({ path: join(DOCS, `${g.game}-${screen}.png`) });
@@ -110,3 +116,113 @@ for (const [screen, options] of Object.entries(SCREENS)) {
     }
   });
 }
+
+/** Per game: a game with moves to step through, and a move of it to click in the list. */
+const PLAYED = [
+  { game: 'sight', load: 'startpos moves b4 e2 d3 a3 d4', click: 2 },
+  { game: 'tactigon', load: `startpos moves ${TACTIGON_MOVES}`, click: 9 },
+  { game: 'isaac', load: `${ISAAC_SCORING} moves x3v31+0 x3v46+0 x4h23+0`, click: 1 },
+];
+
+/** The board's box in the page (not in the window, which a tap may scroll): x, y, width, height. */
+const boardBox = (page) => page.$eval('#board', (b) => {
+  const r = b.getBoundingClientRect();
+  return [r.left + scrollX, r.top + scrollY, r.width, r.height];
+});
+
+/** Waits until the board shows the position after `view` moves ('live': the current one). */
+const waitView = (page, view) => page.waitForFunction((v) => document.body.dataset.view === v, String(view));
+
+for (const [screen, options] of Object.entries(SCREENS)) {
+  test(`the board does not move while stepping through the game or analysing it (${screen})`, async () => {
+    const context = await newContext(options);
+    const page = await openPage(undefined, context);
+    const touch = Boolean(options.hasTouch);
+    try {
+      for (const g of PLAYED) {
+        await newGame(page, { game: g.game, mode: 'hh' });
+        await load(page, g.load);
+        const count = Number(await page.evaluate(() => document.body.dataset.ply));
+        const live = await boardBox(page);
+        const same = async (what) => assert.deepEqual(await boardBox(page), live, `${screen} ${g.game}: ${what}`);
+        // One move back: a key on a desktop, the list's button on a phone.
+        if (touch) await press(page, '#nav-back', true);
+        else await page.keyboard.press('ArrowLeft');
+        await waitView(page, count - 1);
+        await same('one move back');
+        await press(page, `#moves .mv[data-ply="${g.click}"]`, touch);
+        await waitView(page, g.click);
+        await same(`move ${g.click} clicked in the list`);
+        await press(page, '#analyse-mode', touch);
+        await page.waitForFunction((k) => document.body.dataset.analysis === String(k), g.click);
+        await page.waitForFunction(() => document.querySelector('#an-lines li .line-pv')?.textContent, null, { timeout: 60_000 });
+        await same('analysing an earlier position');
+        await press(page, '#nav-forward', touch);
+        await waitView(page, g.click + 1);
+        await same('one move on while analysing');
+        await press(page, '#analyse-mode', touch);
+        await page.waitForFunction(() => document.body.dataset.analysis === 'off');
+        await press(page, '#btn-live', touch);
+        await waitView(page, 'live');
+        await same('back to the game');
+      }
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+/** The bottom edge of each element named, in the window (null: not shown). */
+const bottoms = (page, ids) => page.evaluate((list) => Object.fromEntries(list.map((id) => {
+  const e = document.getElementById(id);
+  return [id, e && e.checkVisibility() ? Math.ceil(e.getBoundingClientRect().bottom) : null];
+})), ids);
+
+/** Checks that every element of `ids` is shown and ends inside the window, and nothing scrolled. */
+async function allOnScreen(page, label, ids) {
+  const seen = await bottoms(page, ids);
+  const { height, scrolled } = await page.evaluate(() => ({
+    height: innerHeight,
+    scrolled: [scrollY, document.getElementById('side').scrollTop],
+  }));
+  assert.deepEqual(scrolled, [0, 0], `${label}: nothing scrolled`);
+  const out = Object.entries(seen).filter(([, bottom]) => bottom === null || bottom > height);
+  assert.deepEqual(out, [], `${label}: shown and ending by ${height} px`);
+}
+
+test('on a desktop the board, its controls and the move list fit in 1280×800', async () => {
+  const context = await newContext(SCREENS.desktop);
+  const page = await openPage(undefined, context);
+  const playing = ['board', 'status', 'eval-bar', 'controls', 'move-panel', 'moves', 'nav-end'];
+  const blur = () => page.evaluate(() => { document.activeElement?.blur(); document.getElementById('side').scrollTop = 0; });
+  try {
+    await newGame(page, { game: 'sight', mode: 'hh' });
+    await load(page, 'startpos moves b4 e2 d3 a3 d4');
+    await blur();
+    await allOnScreen(page, 'sight', playing);
+    await newGame(page, { game: 'tactigon', mode: 'hh' });
+    await load(page, `startpos moves ${TACTIGON_MOVES}`);
+    await blur();
+    await allOnScreen(page, 'tactigon', [...playing, 'tray-top', 'tray-bottom']);
+    await page.keyboard.press('ArrowLeft');
+    await waitView(page, 23);
+    await allOnScreen(page, 'tactigon, an earlier position', [...playing, 'tray-top', 'tray-bottom', 'viewing', 'btn-live']);
+    await page.keyboard.press('End');
+    // Isaac's placement: the tile sizes and the Turn button.
+    await newGame(page, { game: 'isaac', mode: 'hh' });
+    await page.click('#board .cell[data-cell="44"]');
+    await page.waitForFunction(() => document.body.dataset.ply === '1');
+    await allOnScreen(page, 'isaac placement', [...playing, 'isaac-controls', 'place-row', 'size-buttons', 'btn-rotate', 'isaac-panel']);
+    // Isaac's scoring: the advance stepper and its explanation.
+    await load(page, `${ISAAC_SCORING} moves x3v31+0 x3v46+0`);
+    await blur();
+    await page.click('#board .cell[data-cell="24"]');
+    await page.waitForSelector('#advance-stepper', { state: 'visible' });
+    await allOnScreen(page, 'isaac scoring', [...playing, 'isaac-controls', 'advance-stepper', 'btn-remove',
+      'advance-info', 'isaac-panel']);
+    assert.match(await page.$eval('#advance-info', (e) => e.textContent), /Earns 24/);
+    await shot(page, 'isaac-desktop-fits', false);
+  } finally {
+    await context.close();
+  }
+});

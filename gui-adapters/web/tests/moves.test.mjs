@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { SquarePicker } from '../moves.js';
 import { IsaacPicker, tileCells } from '../isaac.js';
 import { moveCells, notation } from '../notations.js';
+import { moveNumber, moveRows } from '../navigate.js';
 
 test('moves name the cells they touch', () => {
   assert.deepEqual(tileCells('3h07'), ['07', '08', '09']);
@@ -120,4 +121,32 @@ test('isaac removals: a tile, then a legal advance on the stepper', () => {
   assert.match(p.click('99', legal).message, /none of your removable tiles/);
   assert.equal(p.controls(['pass']).pass, true);
   assert.match(p.click('00', ['pass']).message, /Pass/);
+});
+
+test('the move list: rows from who moved, a gap only for a turn not had', () => {
+  assert.deepEqual(moveRows([]), []);
+  assert.deepEqual(moveRows(['p1', 'p2', 'p1']), [
+    { num: 1, p1: 0, p2: 1 },
+    { num: 2, p1: 2, p2: null },
+  ]);
+  // Player two starts (a loaded position), player one moves twice (player two passed), then
+  // player two alone.
+  const movers = ['p2', 'p1', 'p1', 'p2', 'p2', 'p2'];
+  assert.deepEqual(moveRows(movers), [
+    { num: 1, p1: 'gap', p2: 0 },
+    { num: 2, p1: 1, p2: 'gap' },
+    { num: 3, p1: 2, p2: 3 },
+    { num: 4, p1: 'gap', p2: 4 },
+    { num: 5, p1: 'gap', p2: 5 },
+  ]);
+  assert.deepEqual(movers.map((_, i) => moveNumber(movers, i)), ['1...', '2.', '3.', '3...', '4...', '5...']);
+  // A move played later changes no earlier row.
+  for (let n = 1; n < movers.length; n++) {
+    const before = moveRows(movers.slice(0, n));
+    const after = moveRows(movers.slice(0, n + 1));
+    before.forEach((row, i) => {
+      assert.equal(after[i].num, row.num);
+      for (const side of ['p1', 'p2']) if (row[side] !== null) assert.equal(after[i][side], row[side]);
+    });
+  }
 });

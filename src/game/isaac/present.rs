@@ -4,7 +4,7 @@
 
 use super::{Isaac, Tile};
 use crate::game::Player;
-use crate::game::present::{Ending, Ink, Notation, Present};
+use crate::game::present::{Ending, Ink, Notation, Present, ScoreWords};
 
 /// The player whose score rose between `before` and `after`, and by how much.
 pub fn gain(before: &Isaac, after: &Isaac) -> Option<(Player, u8)> {
@@ -24,6 +24,12 @@ impl Present for Isaac {
     const SEATS: [&'static str; 2] = ["Dark", "Light"];
     const MOVE_EXAMPLES: &'static [&'static str] = &["7h00", "x4h23+24"];
     const NOTATION: Notation = Notation::Tiles;
+    /// In points of score: the evaluation's unit is a tenth of a point (`eval.rs`).
+    const SCORE_WORDS: ScoreWords = ScoreWords {
+        per_unit: 10,
+        decimals: 1,
+        unit: "points",
+    };
 
     /// A score of 100 or more, or both players out (then the scores, and the tie-break).
     fn end_reason(end: &Ending) -> Option<String> {

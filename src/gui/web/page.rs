@@ -54,6 +54,11 @@ fn options_in_force(info: &EngineInfo, settings: &Settings) -> Vec<(String, Stri
     options
 }
 
+/// Who made a move, as the page names the players: `p1` or `p2`.
+fn mover(by_p1: bool) -> &'static str {
+    if by_p1 { "p1" } else { "p2" }
+}
+
 /// Everything the page shows of session `id`, as JSON.
 pub fn state_json(id: &str, info: &EngineInfo, s: &Session) -> Value {
     let st = &s.settings;
@@ -64,13 +69,20 @@ pub fn state_json(id: &str, info: &EngineInfo, s: &Session) -> Value {
         .collect();
     let moves: Vec<&str> = s.moves.iter().map(|m| m.text.as_str()).collect();
     let shown: Vec<&str> = s.moves.iter().map(|m| m.shown.as_str()).collect();
+    let movers: Vec<&str> = s.moves.iter().map(|m| mover(m.by_p1)).collect();
     let seats = st.mode.seats().map(|seat| seat == Seat::Human);
+    let words = st.game.score_words();
     let mut state = json!({
         "session": id,
         "seq": s.seq,
         "game": st.game.name(),
         "sides": st.game.seats(),
         "notation": st.game.notation().name(),
+        "score_words": {
+            "per_unit": words.per_unit,
+            "decimals": words.decimals,
+            "unit": words.unit,
+        },
         "options": options,
         "mode": st.mode.code(),
         "humans": seats,
@@ -83,6 +95,7 @@ pub fn state_json(id: &str, info: &EngineInfo, s: &Session) -> Value {
         "position": s.position_line().trim_start_matches("position ").to_string(),
         "moves": moves,
         "moves_shown": shown,
+        "movers": movers,
         "redo": s.redo.len(),
         "fen": s.snap.fen,
         "legal": s.snap.legal,
