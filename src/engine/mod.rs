@@ -26,6 +26,7 @@ use crate::search::progress::Progress;
 use crate::search::{SearchInfo, SearchParams, SearchTables, Searcher};
 use crate::solve::{self};
 
+mod book_lines;
 mod worker;
 
 use worker::Worker;
