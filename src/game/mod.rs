@@ -12,6 +12,7 @@ pub mod dynamic;
 pub mod isaac;
 pub mod options;
 pub mod present;
+pub mod rated;
 pub mod sight;
 pub mod tactigon;
 pub mod zobrist;
@@ -20,6 +21,7 @@ use std::fmt::{self, Debug, Display};
 use std::hash::Hash;
 
 pub use options::{OptionKind, OptionSpec, OptionValues};
+pub use rated::RatedSetting;
 
 /// A seat at the table. Player one moves first (Isaac Dark, Sight White, Tactigon Red).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -270,6 +272,10 @@ pub trait SearchHooks: Game {
     /// positions [`SearchHooks::exact_search_preferred`] does not keep for alpha-beta). Set per
     /// game only where MCTS won a referee SPRT against alpha-beta (docs/strength.md).
     const MCTS_BY_DEFAULT: bool = false;
+    /// The calibrated settings of limited strength (`UCI_Elo`), weakest first, each with the
+    /// rating matches measured (docs/strength.md, "Levels"); empty: the game has no levels
+    /// below full strength.
+    const RATED_SETTINGS: &'static [RatedSetting] = &[];
     /// Whether the search reduces late quiet moves (late-move reductions). Set per game only
     /// where a referee SPRT showed a gain (docs/strength.md).
     const LATE_MOVE_REDUCTIONS: bool = false;
@@ -389,6 +395,18 @@ impl GameId {
             }
         }
         self.visit(Name)
+    }
+
+    /// The game's [`SearchHooks::RATED_SETTINGS`].
+    pub fn rated_settings(self) -> &'static [RatedSetting] {
+        struct Rated;
+        impl GameVisitor for Rated {
+            type Output = &'static [RatedSetting];
+            fn visit<G: Searchable>(self) -> &'static [RatedSetting] {
+                G::RATED_SETTINGS
+            }
+        }
+        self.visit(Rated)
     }
 
     /// Finds a game by name, ignoring case.

@@ -6,8 +6,9 @@
 //! time control.
 //!
 //! Each game has its own Elo scale, anchored at `Level random` = 0 (or, where `Level random`
-//! loses every game, on the weakest setting): a few calibrated settings ([`Anchor`]) whose
-//! ratings were measured by matches (docs/strength.md, "Levels"); a rating between two anchors
+//! loses every game, on the weakest setting): a few calibrated settings in the game's folder
+//! ([`SearchHooks::RATED_SETTINGS`](crate::game::SearchHooks::RATED_SETTINGS)) whose ratings
+//! were measured by matches (docs/strength.md, "Levels"); a rating between two of them
 //! interpolates their settings. The solved book is never consulted below
 //! full strength.
 
@@ -18,7 +19,7 @@ use rand::rngs::SmallRng;
 
 use super::score::Score;
 use super::{SearchInfo, SearchParams, SearchTables, search};
-use crate::game::Searchable;
+use crate::game::{GameId, RatedSetting, Searchable};
 
 /// How strongly a limited search plays.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -32,106 +33,51 @@ pub struct Strength {
     pub temperature: f64,
 }
 
-/// A calibrated setting: the rating it measured on its game's scale, and the setting.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Anchor {
-    /// The measured rating (`Level random` = 0).
-    pub elo: i64,
-    /// The setting.
-    pub strength: Strength,
-}
-
-const fn anchor(elo: i64, nodes: u64, lines: usize, temperature: f64) -> Anchor {
-    Anchor {
-        elo,
-        strength: Strength {
-            nodes,
-            lines,
-            temperature,
-        },
-    }
-}
-
-/// Sight's calibrated settings, weakest first (docs/strength.md, "Levels": 200 games per step,
-/// 27 Nov 2026).
-const SIGHT: &[Anchor] = &[
-    anchor(392, 1, 8, 12.0),
-    anchor(496, 14, 7, 9.0),
-    anchor(701, 200, 6, 6.0),
-    anchor(832, 447, 6, 5.0),
-    anchor(932, 1_000, 5, 4.0),
-    anchor(1055, 2_000, 5, 3.25),
-    anchor(1228, 4_000, 4, 2.5),
-    anchor(1419, 15_000, 3, 1.5),
-    anchor(1566, 50_000, 3, 0.8),
-    anchor(1670, 150_000, 2, 0.4),
-];
-
-/// Isaac's settings, weakest first: nominal ratings, not calibrated yet (docs/strength.md,
-/// "Levels").
-const ISAAC: &[Anchor] = &[
-    anchor(200, 1, 8, 8.0),
-    anchor(400, 1_000, 6, 4.0),
-    anchor(600, 5_000, 5, 2.5),
-    anchor(800, 20_000, 4, 1.5),
-    anchor(1000, 60_000, 3, 1.0),
-    anchor(1200, 150_000, 2, 0.5),
-];
-
-/// Tactigon's calibrated settings, weakest first (docs/strength.md, "Levels": 200 games per
-/// step, 27 Nov 2026). `Level random` loses every game to all of them, so the scale is
-/// anchored on the weakest: 725, the low end of the 95 % interval of its 200-0 score.
-const TACTIGON: &[Anchor] = &[
-    anchor(725, 1, 8, 60.0),
-    anchor(900, 200, 6, 35.0),
-    anchor(1011, 1_000, 5, 20.0),
-    anchor(1197, 4_000, 4, 12.0),
-    anchor(1409, 15_000, 3, 7.0),
-    anchor(1614, 50_000, 3, 4.0),
-];
-
-/// The calibrated settings of the game called `game`, weakest first (empty for a game that
-/// has none).
-pub fn anchors(game: &str) -> &'static [Anchor] {
-    match game {
-        "sight" => SIGHT,
-        "isaac" => ISAAC,
-        "tactigon" => TACTIGON,
-        _ => &[],
+impl Strength {
+    /// The strength of a calibrated setting.
+    pub fn of(setting: &RatedSetting) -> Strength {
+        Strength {
+            nodes: setting.nodes,
+            lines: setting.lines,
+            temperature: setting.temperature,
+        }
     }
 }
 
 /// The lowest and highest rating any game's settings reach: the range of `UCI_Elo`.
 pub fn elo_range() -> (i64, i64) {
-    let all = ["sight", "isaac", "tactigon"].map(anchors);
-    let low = all.iter().filter_map(|a| a.first()).map(|a| a.elo).min();
-    let high = all.iter().filter_map(|a| a.last()).map(|a| a.elo).max();
+    let scales = GameId::ALL.iter().map(|g| g.rated_settings());
+    let ends: Vec<(i64, i64)> = scales
+        .filter_map(|s| Some((s.first()?.elo, s.last()?.elo)))
+        .collect();
+    let low = ends.iter().map(|e| e.0).min();
+    let high = ends.iter().map(|e| e.1).max();
     (low.unwrap_or(0), high.unwrap_or(0))
 }
 
-/// The setting that plays at `elo` on `game`'s scale: clamped to the game's calibrated range,
-/// and between two anchors their settings interpolated (nodes geometrically, the temperature
-/// and the number of lines linearly). `None` for a game without settings.
-pub fn for_elo(game: &str, elo: i64) -> Option<Strength> {
-    let anchors = anchors(game);
-    let first = anchors.first()?;
-    let last = anchors.last()?;
+/// The setting of a game's scale `scale` (its
+/// [`SearchHooks::RATED_SETTINGS`](crate::game::SearchHooks::RATED_SETTINGS)) that plays at
+/// `elo`: clamped to the scale's range, and between two settings their values interpolated
+/// (nodes geometrically, the temperature and the number of lines linearly). `None` for an
+/// empty scale.
+pub fn for_elo(scale: &[RatedSetting], elo: i64) -> Option<Strength> {
+    let first = scale.first()?;
+    let last = scale.last()?;
     if elo <= first.elo {
-        return Some(first.strength);
+        return Some(Strength::of(first));
     }
     if elo >= last.elo {
-        return Some(last.strength);
+        return Some(Strength::of(last));
     }
-    let upper = anchors.iter().position(|a| a.elo > elo)?;
-    let (a, b) = (&anchors[upper - 1], &anchors[upper]);
+    let upper = scale.iter().position(|a| a.elo > elo)?;
+    let (a, b) = (&scale[upper - 1], &scale[upper]);
     let t = (elo - a.elo) as f64 / (b.elo - a.elo) as f64;
-    let (sa, sb) = (a.strength, b.strength);
-    let nodes = ((sa.nodes as f64).ln() * (1.0 - t) + (sb.nodes as f64).ln() * t).exp();
-    let lines = sa.lines as f64 * (1.0 - t) + sb.lines as f64 * t;
+    let nodes = ((a.nodes as f64).ln() * (1.0 - t) + (b.nodes as f64).ln() * t).exp();
+    let lines = a.lines as f64 * (1.0 - t) + b.lines as f64 * t;
     Some(Strength {
         nodes: nodes.round().max(1.0) as u64,
         lines: lines.round().max(1.0) as usize,
-        temperature: sa.temperature * (1.0 - t) + sb.temperature * t,
+        temperature: a.temperature * (1.0 - t) + b.temperature * t,
     })
 }
 

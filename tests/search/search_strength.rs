@@ -6,13 +6,19 @@ use std::sync::atomic::AtomicBool;
 
 use ludus::game::isaac::{Isaac, IsaacRules};
 use ludus::game::sight::{Sight, SightSettings};
-use ludus::game::{Game, Searchable};
-use ludus::search::strength::{self, Strength, anchors, choose, for_elo, search_limited};
+use ludus::game::tactigon::Tactigon;
+use ludus::game::{Game, RatedSetting, SearchHooks, Searchable};
+use ludus::search::strength::{self, Strength, choose, for_elo, search_limited};
 use ludus::search::{Limits, Score, SearchInfo, SearchParams, SearchTables};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
-const GAMES: [&str; 3] = ["isaac", "sight", "tactigon"];
+/// Each game's scale, with its name.
+const GAMES: [(&str, &[RatedSetting]); 3] = [
+    ("isaac", Isaac::RATED_SETTINGS),
+    ("sight", Sight::RATED_SETTINGS),
+    ("tactigon", Tactigon::RATED_SETTINGS),
+];
 
 fn line(score: Score, mv: &'static str) -> SearchInfo<&'static str> {
     SearchInfo {
@@ -41,63 +47,62 @@ fn limited_move<G: Searchable>(pos: &G, strength: Strength, seed: u64) -> Option
 
 #[test]
 fn every_game_has_a_scale_that_rises_with_its_settings() {
-    for game in GAMES {
-        let scale = anchors(game);
+    for (game, scale) in GAMES {
         assert!(scale.len() >= 5, "{game}: {} settings", scale.len());
         for pair in scale.windows(2) {
             let (weak, strong) = (pair[0], pair[1]);
             assert!(weak.elo < strong.elo, "{game}: {weak:?} {strong:?}");
-            assert!(weak.strength.nodes < strong.strength.nodes, "{game}");
-            assert!(weak.strength.lines >= strong.strength.lines, "{game}");
-            assert!(
-                weak.strength.temperature > strong.strength.temperature,
-                "{game}"
-            );
+            assert!(weak.nodes < strong.nodes, "{game}");
+            assert!(weak.lines >= strong.lines, "{game}");
+            assert!(weak.temperature > strong.temperature, "{game}");
         }
     }
     let (low, high) = strength::elo_range();
-    let lowest = GAMES.map(|g| anchors(g)[0].elo).into_iter().min();
+    let lowest = GAMES.map(|(_, s)| s[0].elo).into_iter().min();
     let highest = GAMES
-        .map(|g| anchors(g).last().map_or(0, |a| a.elo))
+        .map(|(_, s)| s.last().map_or(0, |a| a.elo))
         .into_iter()
         .max();
     assert_eq!((Some(low), Some(high)), (lowest, highest));
-    assert_eq!(anchors("chess"), &[]);
-    assert_eq!(for_elo("chess", 1000), None);
+    assert_eq!(for_elo(&[], 1000), None);
 }
 
 #[test]
 fn a_rating_is_clamped_to_the_scale_and_interpolated_between_two_settings() {
-    for game in GAMES {
-        let scale = anchors(game);
+    for (game, scale) in GAMES {
         let (first, last) = (scale[0], scale[scale.len() - 1]);
-        assert_eq!(for_elo(game, first.elo - 500), Some(first.strength));
-        assert_eq!(for_elo(game, last.elo + 500), Some(last.strength));
+        assert_eq!(for_elo(scale, first.elo - 500), Some(Strength::of(&first)));
+        assert_eq!(for_elo(scale, last.elo + 500), Some(Strength::of(&last)));
         for a in scale {
-            assert_eq!(for_elo(game, a.elo), Some(a.strength), "{game} {}", a.elo);
+            assert_eq!(
+                for_elo(scale, a.elo),
+                Some(Strength::of(a)),
+                "{game} {}",
+                a.elo
+            );
         }
         // Between the two weakest: nodes geometrically, the rest linearly.
         let (a, b) = (scale[0], scale[1]);
         let elo = (a.elo + b.elo) / 2;
         let t = (elo - a.elo) as f64 / (b.elo - a.elo) as f64;
-        let between = for_elo(game, elo).expect("a setting");
-        let (na, nb) = (a.strength.nodes as f64, b.strength.nodes as f64);
+        let between = for_elo(scale, elo).expect("a setting");
+        let (na, nb) = (a.nodes as f64, b.nodes as f64);
         let nodes = (na.ln() * (1.0 - t) + nb.ln() * t).exp().round() as u64;
         assert_eq!(between.nodes, nodes, "{game}");
-        let (la, lb) = (a.strength.lines as f64, b.strength.lines as f64);
+        let (la, lb) = (a.lines as f64, b.lines as f64);
         assert_eq!(
             between.lines,
             (la * (1.0 - t) + lb * t).round() as usize,
             "{game}"
         );
-        let (ta, tb) = (a.strength.temperature, b.strength.temperature);
-        let temperature = ta * (1.0 - t) + tb * t;
+        let temperature = a.temperature * (1.0 - t) + b.temperature * t;
         assert!((between.temperature - temperature).abs() < 1e-9, "{game}");
-        assert!(between.nodes >= a.strength.nodes && between.nodes <= b.strength.nodes);
         assert!(
-            between.temperature < ta && between.temperature > tb,
+            between.nodes >= a.nodes && between.nodes <= b.nodes,
             "{game}"
         );
+        assert!(between.temperature < a.temperature, "{game}");
+        assert!(between.temperature > b.temperature, "{game}");
     }
 }
 
@@ -133,7 +138,7 @@ fn the_weakest_setting_never_misses_a_win_in_one() {
     };
     let pos =
         Sight::from_fen("5:x5/x,w,x,w2,x/b,x,w,w3,b2/x3,b,b/x5 w", &settings).expect("TV11 parses");
-    let weakest = anchors("sight")[0].strength;
+    let weakest = Strength::of(&Sight::RATED_SETTINGS[0]);
     for seed in 0..20 {
         assert_eq!(limited_move(&pos, weakest, seed).as_deref(), Some("d4-e4"));
     }
@@ -142,20 +147,21 @@ fn the_weakest_setting_never_misses_a_win_in_one() {
 #[test]
 fn a_limited_search_plays_a_legal_move_reproducibly_from_its_seed() {
     let pos = Isaac::start(&IsaacRules::default());
-    for a in anchors("isaac").iter().take(3) {
+    for a in Isaac::RATED_SETTINGS.iter().take(3) {
+        let strength = Strength::of(a);
         let moves: Vec<_> = (0..6)
-            .map(|seed| limited_move(&pos, a.strength, seed))
+            .map(|seed| limited_move(&pos, strength, seed))
             .collect();
         for (seed, m) in moves.iter().enumerate() {
             let m = m.as_deref().expect("a move");
             assert!(pos.is_legal(pos.parse_move(m).expect("parses")), "{m}");
             assert_eq!(
-                limited_move(&pos, a.strength, seed as u64).as_deref(),
+                limited_move(&pos, strength, seed as u64).as_deref(),
                 Some(m)
             );
         }
         // The weakest settings choose among several lines: the seeds do not all agree.
-        if a.strength.temperature >= 4.0 {
+        if a.temperature >= 4.0 {
             assert!(moves.iter().any(|m| m != &moves[0]), "{moves:?}");
         }
     }

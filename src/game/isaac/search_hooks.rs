@@ -3,10 +3,20 @@
 //! can be left out, and how far off the end of the game is.
 
 use super::{Isaac, IsaacMove, Phase};
+use crate::game::rated::{RatedSetting, rated};
 use crate::game::{Game, Player, SearchHooks};
 
 impl SearchHooks for Isaac {
     const HISTORY_SIZE: usize = 1101;
+    /// Nominal ratings, not calibrated yet (docs/strength.md, "Levels").
+    const RATED_SETTINGS: &'static [RatedSetting] = &[
+        rated(200, 1, 8, 8.0),
+        rated(400, 1_000, 6, 4.0),
+        rated(600, 5_000, 5, 2.5),
+        rated(800, 20_000, 4, 1.5),
+        rated(1000, 60_000, 3, 1.0),
+        rated(1200, 150_000, 2, 0.5),
+    ];
     const BENCH_FENS: &'static [&'static str] = &[
         "- 54321/54321 d P - 0/0 0/0",
         "D7h00 54320/54321 l P - 0/0 0/0",

@@ -5,6 +5,7 @@
 use super::geometry::MAX_POINTS;
 use super::{Sight, SightMove};
 use crate::game::SearchHooks;
+use crate::game::rated::{RatedSetting, rated};
 
 /// Empty points from which on the exact search (to the end of the game) takes next to no
 /// time: at 1+0.01 and 2+0.02 the engine proves the result with 18 empty points left (the
@@ -16,6 +17,19 @@ const EXACT_SEARCH_EMPTY: u32 = 18;
 
 impl SearchHooks for Sight {
     const HISTORY_SIZE: usize = (MAX_POINTS + 1) * MAX_POINTS;
+    /// 200 games per step, `Level random` = 0 (docs/strength.md, "Levels", 27 Nov 2026).
+    const RATED_SETTINGS: &'static [RatedSetting] = &[
+        rated(392, 1, 8, 12.0),
+        rated(496, 14, 7, 9.0),
+        rated(701, 200, 6, 6.0),
+        rated(832, 447, 6, 5.0),
+        rated(932, 1_000, 5, 4.0),
+        rated(1055, 2_000, 5, 3.25),
+        rated(1228, 4_000, 4, 2.5),
+        rated(1419, 15_000, 3, 1.5),
+        rated(1566, 50_000, 3, 0.8),
+        rated(1670, 150_000, 2, 0.4),
+    ];
     const BENCH_FENS: &'static [&'static str] = &[
         "5:x5/x5/x5/x5/x5 w",
         "5:x5/x5/x2,w,x2/x5/x5 b",

@@ -4,6 +4,7 @@
 
 use super::board::board;
 use super::{Tactigon, TactigonMove};
+use crate::game::rated::{RatedSetting, rated};
 use crate::game::{Game, SearchHooks};
 
 /// The moves a Tactigon player plans its clock over. Half the games between two full-strength
@@ -15,6 +16,17 @@ const MOVES_PLANNED: u32 = 25;
 
 impl SearchHooks for Tactigon {
     const HISTORY_SIZE: usize = 53 * 53;
+    /// 200 games per step (docs/strength.md, "Levels", 27 Nov 2026). `Level random` loses every
+    /// game to all of them, so the scale is anchored on the weakest: 725, the low end of the
+    /// 95 % interval of its 200-0 score against `Level random`.
+    const RATED_SETTINGS: &'static [RatedSetting] = &[
+        rated(725, 1, 8, 60.0),
+        rated(900, 200, 6, 35.0),
+        rated(1011, 1_000, 5, 20.0),
+        rated(1197, 4_000, 4, 12.0),
+        rated(1409, 15_000, 3, 7.0),
+        rated(1614, 50_000, 3, 4.0),
+    ];
     const BENCH_FENS: &'static [&'static str] = &[
         super::START_FEN,
         "2/C1C3c1c/1ST3Sts1/CTP1C1csptc/1ST4ts1/C1C3c1c/2 b 1",

@@ -137,7 +137,7 @@ impl<G: Searchable> Session<'_, G> {
             return level;
         }
         let elo = options.get_i64(opt::ELO, strength::elo_range().0);
-        strength::for_elo(self.shared.game.name(), elo).map_or(Level::Full, Level::Limited)
+        strength::for_elo(G::RATED_SETTINGS, elo).map_or(Level::Full, Level::Limited)
     }
 
     /// `ponderhit`: the opponent played the expected reply. The ponder search is stopped
