@@ -11,7 +11,7 @@
 #                   ratings are: a million (Isaac's placement: 20,000 MCTS iterations), about
 #                   half a second a move on this machine
 #
-# ELO… are `UCI_Elo` values, weakest first: the anchors of the game in src/search/strength.rs
+# ELO… are `UCI_Elo` values, weakest first: the game's RATED_SETTINGS (src/game/GAME/search_hooks.rs)
 # to calibrate them, any values to measure those. GAMES per step (even). A rating searches a
 # node budget, so its strength does not depend on the clock or the machine's load (the steps
 # may run niced beside other work); its clock (60+0.6) only keeps a stalled engine from
