@@ -2,6 +2,18 @@
 # are submitted, not in the jobs). The sourcing script defines fail MESSAGE.
 # shellcheck shell=bash
 
+# ludus_binary ARGS...: the scripts' one argument, a ludus binary, as an absolute path in
+# $ludus; usage (exit 2) or fail when it is missing.
+ludus_binary() {
+  (($# == 1)) || {
+    echo "usage: $0 path/to/release/ludus" >&2
+    exit 2
+  }
+  [[ -x $1 ]] || fail "no ludus binary at $1"
+  # shellcheck disable=SC2034 # read by the sourcing script
+  ludus=$(cd "$(dirname "$1")" && pwd -P)/$(basename "$1")
+}
+
 # "STATE EXITCODE" of job ID, e.g. "COMPLETED 0:0" (scontrol keeps a finished job's record for
 # the cluster's MinJobAge: 10 minutes on the local cluster).
 job_state() {

@@ -42,12 +42,7 @@ pass() {
   echo "ok: $*"
 }
 
-(($# == 1)) || {
-  echo "usage: $0 path/to/release/ludus" >&2
-  exit 2
-}
-[[ -x $1 ]] || fail "no ludus binary at $1"
-ludus=$(cd "$(dirname "$1")" && pwd -P)/$(basename "$1")
+ludus_binary "$@"
 for tool in sbatch squeue scontrol scancel sinfo jq; do
   command -v "$tool" >/dev/null || fail "needs $tool on PATH (slurm-wlm, jq)"
 done

@@ -25,12 +25,7 @@ fail() {
 # shellcheck source=cluster/lib.sh
 source "$here/lib.sh"
 
-(($# == 1)) || {
-  echo "usage: $0 path/to/release/ludus" >&2
-  exit 2
-}
-[[ -x $1 ]] || fail "no ludus binary at $1"
-ludus=$(cd "$(dirname "$1")" && pwd -P)/$(basename "$1")
+ludus_binary "$@"
 games=${GAMES:-200}
 datagen_games=${POSITIONS_GAMES:-400}
 read -r -a tasks <<<"${TASKS:-1 2 4}"

@@ -284,11 +284,16 @@ impl EngineProcess {
         self.id_name.as_deref()
     }
 
-    /// Whether the engine advertised option `name` (ASCII case-insensitive).
-    pub fn advertises(&self, name: &str) -> bool {
+    /// The option `name` as the engine advertised it (ASCII case-insensitive).
+    pub fn option(&self, name: &str) -> Option<&EngineOption> {
         self.options
             .iter()
-            .any(|o| o.name.eq_ignore_ascii_case(name))
+            .find(|o| o.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Whether the engine advertised option `name` (ASCII case-insensitive).
+    pub fn advertises(&self, name: &str) -> bool {
+        self.option(name).is_some()
     }
 
     /// Sends `setoption name N value V` (`setoption name N` when the value is empty, for

@@ -313,9 +313,7 @@ fn start_engine(args: &PlayArgs) -> Result<EngineProcess, String> {
 /// without the option, or a value outside it, is an error that says so.
 fn set_checked(engine: &mut EngineProcess, name: &str, value: &str) -> Result<(), String> {
     let option = engine
-        .options()
-        .iter()
-        .find(|o| o.name.eq_ignore_ascii_case(name))
+        .option(name)
         .ok_or_else(|| format!("the engine has no option {name}"))?;
     let value = option.check(value)?;
     engine.set_option(name, &value).map_err(|e| e.to_string())
