@@ -32,6 +32,8 @@ const $ = (id) => document.getElementById(id);
 /** How many moves of the engine's line are drawn as arrows. */
 const PV_SHOWN = 3;
 const SVG_NS = 'http://www.w3.org/2000/svg';
+/** How long a page that could not get a game waits before it asks again, in milliseconds. */
+const RETRY_MS = 5000;
 /** How long the resign button waits for its second click, in milliseconds. */
 const RESIGN_CONFIRM_MS = 4000;
 
@@ -387,18 +389,37 @@ function cannotStart(message) {
   document.body.dataset.failed = 'true';
 }
 
+/**
+ * The server's setup and this tab's session. A full server (503) or none reachable is asked
+ * again every RETRY_MS until it has a place; any other refusal is final (null).
+ */
+async function openWhenPossible() {
+  for (let tries = 1; ; tries++) {
+    try {
+      const setup = await request('/api/setup');
+      const opened = await openSession();
+      if (tries > 1) {
+        delete document.body.dataset.failed;
+        say('');
+      }
+      return { setup, opened };
+    } catch (e) {
+      const again = e.status === 503 || e.status === 0;
+      // The server's 503 says that the page tries again; a failed connection does not.
+      cannotStart(e.status === 0 ? `${e.message} (this page tries again by itself)` : e.message);
+      if (!again) return null;
+      document.body.dataset.retries = String(tries);
+      await new Promise((resolve) => { setTimeout(resolve, RETRY_MS); });
+    }
+  }
+}
+
 async function main() {
   initTheme($('btn-theme'));
   initSound($('btn-sound'));
-  let setup;
-  let opened;
-  try {
-    setup = await request('/api/setup');
-    opened = await openSession();
-  } catch (e) {
-    cannotStart(e.message);
-    return;
-  }
+  const started = await openWhenPossible();
+  if (!started) return;
+  const { setup, opened } = started;
   adoptAnalysis(opened.state, $('analyse-mode'));
   apply(opened.state);
   if (opened.note) say(opened.note, 'warn');

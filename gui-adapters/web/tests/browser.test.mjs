@@ -5,6 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   BASE_URL, LUDUS, browserContext, boardSvg, clickCell, clickSomeMove, legalCells, newGame,
   openPage, ply, sessionOf, shot, waitHumanTurn, waitPly,
@@ -178,6 +181,8 @@ test('isaac: a forced pass, then a removal with its advance', async () => {
     + '10201/00011 l P - 0/0 0/0');
   await page.click('#btn-load');
   await page.waitForSelector('#btn-pass', { state: 'visible' });
+  // The load's own answer (its message) may come after the state event that showed the button.
+  await page.waitForFunction(() => document.getElementById('message').textContent === 'Position loaded');
   await clickCell(page, '97');
   assert.match(await page.$eval('#message', (m) => m.textContent), /Pass/);
   await page.click('#btn-pass');
@@ -348,12 +353,54 @@ test('a server running its most sessions says so on the page', async () => {
     await second.goto(server.url);
     await second.waitForSelector('body[data-failed="true"]');
     const message = await second.$eval('#message', (m) => m.textContent);
-    assert.match(message, /most games at once \(1,/);
+    assert.match(message, /most games at once \(1,.*this page tries again by itself/);
     assert.ok(await second.$eval('#message', (m) => m.checkVisibility()), 'the message is shown');
     await shot(second, 'server-full');
-    await second.close();
+    // The first tab closes: its session ends 10 s later, and the second page, asking again by
+    // itself (not reloaded), gets the place.
+    await second.evaluate(() => { window.notReloaded = true; });
     await first.close();
+    await second.waitForSelector('body[data-ready="true"]', { timeout: 40_000 });
+    assert.equal(await second.evaluate(() => window.notReloaded), true);
+    assert.equal(await second.evaluate(() => document.body.dataset.failed), undefined);
+    assert.equal(await second.$$eval('#board .cell', (c) => c.length), 25, 'its game is shown');
+    await second.close();
   } finally {
     server.stop();
+  }
+});
+
+/** Waits until `done()` resolves true, asking every 2 s, for at most `ms`; false if it never did. */
+async function until(done, ms) {
+  const end = Date.now() + ms;
+  for (;;) {
+    if (await done()) return true;
+    if (Date.now() > end) return false;
+    await new Promise((resolve) => { setTimeout(resolve, 2000); });
+  }
+}
+
+test('the game of a killed browser ends within three minutes with the default settings', async () => {
+  assert.ok(LUDUS, 'LUDUS must name the ludus binary');
+  const server = await startServer([]);
+  const profile = mkdtempSync(join(tmpdir(), 'ludus-killed-'));
+  // A browser of its own, in a process group of its own, killed without a word (no pagehide).
+  const browser = spawn(process.env.CHROMIUM || '/usr/bin/chromium', [
+    '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', `--user-data-dir=${profile}`,
+    `${server.url}/`,
+  ], { detached: true, stdio: 'ignore' });
+  const sessions = async () => (await (await fetch(`${server.url}/api/server`)).json()).sessions;
+  try {
+    assert.ok(await until(async () => (await sessions()) === 1, 60_000), 'the page has its game');
+    process.kill(-browser.pid, 'SIGKILL');
+    const killed = Date.now();
+    assert.ok(await until(async () => (await sessions()) === 0, 180_000), 'its game ended');
+    const took = (Date.now() - killed) / 1000;
+    assert.ok(took <= 180, `ended ${took} s after the browser was killed`);
+    console.log(`the killed browser's game ended after ${took.toFixed(0)} s`);
+  } finally {
+    try { process.kill(-browser.pid, 'SIGKILL'); } catch { /* already gone */ }
+    server.stop();
+    rmSync(profile, { recursive: true, force: true });
   }
 });

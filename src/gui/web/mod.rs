@@ -21,11 +21,12 @@
 //!
 //! The sessions are bounded: at most `--max-sessions N` (default 8) at once, so at most 2N
 //! engine processes; `POST /api/session` beyond that answers 503 with a message the page
-//! shows. A session nothing uses for `--idle-timeout SECS` (default 1800) ends and its engines
+//! shows. A session nothing uses for `--idle-timeout SECS` (default 150) ends and its engines
 //! quit ([`EngineProcess::quit`], which ends their process groups and reaps them; a search in
 //! flight ends first, within its movetime and a few seconds): "used" is a request naming it,
 //! or an event stream following it by its id (`?s=`). Pages ask for their state at least
-//! once a minute, so an open tab keeps its session; a tab that closes says so
+//! once a minute, so an open tab keeps its session, and the session of a tab that vanished
+//! without a word (a crashed or killed browser) ends within three minutes; a tab that closes says so
 //! (`POST /api/leave`), and its session ends 10 s later unless a tab (the same one, reloaded,
 //! or another showing the same link) names it meanwhile.
 //!
@@ -177,7 +178,8 @@ pub struct WebConfig {
 }
 
 impl Default for WebConfig {
-    /// Port 8080, this program as the engine, Sight, 8 sessions, 30 minutes.
+    /// Port 8080, this program as the engine, Sight, 8 sessions, an unused session ending
+    /// after [`registry::DEFAULT_IDLE_TIMEOUT`].
     fn default() -> WebConfig {
         let sessions = registry::Config::default();
         WebConfig {
