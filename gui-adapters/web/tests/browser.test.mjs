@@ -75,6 +75,44 @@ test('tactigon: a piece then a highlighted cell; the engine replies', async () =
   await page.close();
 });
 
+test('a refused click says the rule; the opponent\'s piece or an empty cell does nothing', async () => {
+  const page = await openPage();
+  await newGame(page, { game: 'tactigon', mode: 'hh' });
+  const message = () => page.$eval('#message', (m) => m.textContent);
+  const told = (text) => page.waitForFunction((t) => document.getElementById('message').textContent === t, text);
+  // A piece, then a cell it cannot go to: the rule it breaks, as the terminal says it.
+  await clickCell(page, 'd6');
+  await clickCell(page, 'd4');
+  await told('d6-d4: d4 holds a Red piece');
+  await clickCell(page, 'd6');
+  await clickCell(page, 'd14');
+  await page.waitForFunction(() => /cannot reach/.test(document.getElementById('message').textContent));
+  assert.equal(await message(), 'd6-d14: the square on d6 cannot reach d14 (range 4; the path is blocked or too long)');
+  // A piece of Red's with no move: why, by its steps to its neighbours.
+  await clickCell(page, 'd4');
+  await page.waitForFunction(() => document.getElementById('message').textContent.startsWith('d4 '));
+  assert.match(await message(), /^d4 cannot move: [a-g]\d+ holds a Red piece; [a-g]\d+ holds a Red piece; [a-g]\d+ holds a Red piece$/);
+  // Blue's piece, an empty cell: nothing happens, nothing is said.
+  for (const cell of ['d14', 'a9']) {
+    await clickCell(page, cell);
+    await told('');
+    assert.deepEqual(await page.$$eval('#board .cell.selected', (c) => c.length), 0);
+  }
+  assert.deepEqual(page.posted, []);
+  // Sight: White owns no stack, so its single piece cannot step; Black's does nothing.
+  await newGame(page, { game: 'sight', mode: 'hh' });
+  await clickCell(page, 'c3');
+  await waitPly(page, 1);
+  await clickCell(page, 'c4');
+  await waitPly(page, 2);
+  await clickCell(page, 'c3');
+  await told('c3 cannot move: White owns no stack, so White must place a piece');
+  await clickCell(page, 'c4');
+  await told('');
+  assert.deepEqual(page.posted, ['c3', 'c4']);
+  await page.close();
+});
+
 test('isaac: size, orientation and a cell place a tile; the engine replies', async () => {
   const page = await openPage();
   await newGame(page, { game: 'isaac' });
@@ -119,7 +157,8 @@ test('an illegal click is refused and the game goes on', async () => {
   await waitPly(page, 2);
   await waitHumanTurn(page);
   await clickCell(page, 'c3');
-  await page.waitForFunction(() => document.getElementById('message').textContent.includes('no legal move'));
+  // White's own piece that cannot move: the rule, as the terminal says it.
+  await page.waitForFunction(() => document.getElementById('message').textContent.startsWith('c3 cannot move: '));
   assert.equal(await ply(page), 2);
   assert.deepEqual(page.posted, ['c3']);
   await clickSomeMove(page);
