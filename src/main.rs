@@ -134,8 +134,9 @@ enum Command {
               value_parser = clap::value_parser!(u32).range(1..=1000))]
         max_sessions: u32,
         /// A game nothing uses for this long (no request, no tab open on it) is closed and
-        /// its engines quit.
-        #[arg(long, value_name = "SECS", default_value_t = 1800.0, value_parser = parse_secs)]
+        /// its engines quit. Open pages ask at least once a minute, so the default ends the
+        /// games of a crashed or killed browser within three minutes.
+        #[arg(long, value_name = "SECS", default_value_t = 150.0, value_parser = parse_secs)]
         idle_timeout: f64,
     },
     /// Review a recorded game (a `ludus match` record or a game the web GUI exported): every

@@ -32,6 +32,8 @@ const $ = (id) => document.getElementById(id);
 /** How many moves of the engine's line are drawn as arrows. */
 const PV_SHOWN = 3;
 const SVG_NS = 'http://www.w3.org/2000/svg';
+/** How long a page that could not get a game waits before it asks again, in milliseconds. */
+const RETRY_MS = 5000;
 /** How long the resign button waits for its second click, in milliseconds. */
 const RESIGN_CONFIRM_MS = 4000;
 
@@ -280,9 +282,59 @@ function renderTrays() {
   }
 }
 
-/** Carries out what a picker decided: play a legal move, or say why not. */
+/** The cells nearest to `cell` on the board drawn (its neighbours), at most `most`. */
+function nearestCells(cell, most) {
+  const centre = (e) => { const b = e.getBBox(); return [b.x + b.width / 2, b.y + b.height / 2]; };
+  const cells = [...$('board').querySelectorAll('.cell[data-cell]')];
+  const here = cells.find((e) => e.dataset.cell === cell);
+  if (!here) return [];
+  const [x, y] = centre(here);
+  const near = cells.filter((e) => e !== here).map((e) => {
+    const [cx, cy] = centre(e);
+    return { name: e.dataset.cell, d: Math.hypot(cx - x, cy - y) };
+  }).sort((a, b) => a.d - b.d);
+  const first = near[0]?.d ?? 0;
+  return near.filter((n) => n.d <= first * 1.05).slice(0, most).map((n) => n.name);
+}
+
+/** Most reasons told for a piece that cannot move, and most moves asked about. */
+const REASONS = 3;
+const ASKED = 8;
+
+/**
+ * A click that made no move: the rules say why, as the terminal does. A piece chosen and a
+ * cell it cannot go to: that move's rule. A piece of the side to move that has no move: the
+ * rules broken by its steps to its neighbours. An empty cell or the opponent's piece: nothing
+ * (the legal cells are marked), as on lichess.
+ */
+async function explain({ from, cell }) {
+  const mover = state.p1turn ? 'p1' : 'p2';
+  const own = $('board').querySelector(`.piece.${mover}[data-at="${cell}"]`);
+  let asked = [];
+  if (from) asked = [`${from}-${cell}`];
+  else if (own) asked = nearestCells(cell, ASKED).map((to) => `${cell}-${to}`);
+  if (!asked.length) { say(''); render(); return; }
+  const seq = state.seq;
+  let answer;
+  try {
+    answer = await request(`/api/why?moves=${asked.join(',')}`);
+  } catch (e) {
+    say(e.message, 'error');
+    return;
+  }
+  // The position changed meanwhile: the answer is of another one.
+  if (state.seq !== seq) return;
+  const reasons = [...new Set(answer.moves.filter((m) => !m.legal)
+    .map((m) => (m.why.startsWith(`${m.move}: `) ? m.why.slice(m.move.length + 2) : m.why)))];
+  if (!reasons.length) { say(''); render(); return; }
+  say(from ? `${from}-${cell}: ${reasons[0]}` : `${cell} cannot move: ${reasons.slice(0, REASONS).join('; ')}`, 'warn');
+  render();
+}
+
+/** Carries out what a picker decided: play a legal move, say why not, or nothing. */
 async function act(outcome) {
   if (outcome.message) { say(outcome.message, 'warn'); render(); return; }
+  if (outcome.refused) { render(); await explain(outcome.refused); return; }
   say('');
   if (outcome.play) await post('/api/move', { move: outcome.play, ply: state.moves.length });
   else render();
@@ -387,18 +439,37 @@ function cannotStart(message) {
   document.body.dataset.failed = 'true';
 }
 
+/**
+ * The server's setup and this tab's session. A full server (503) or none reachable is asked
+ * again every RETRY_MS until it has a place; any other refusal is final (null).
+ */
+async function openWhenPossible() {
+  for (let tries = 1; ; tries++) {
+    try {
+      const setup = await request('/api/setup');
+      const opened = await openSession();
+      if (tries > 1) {
+        delete document.body.dataset.failed;
+        say('');
+      }
+      return { setup, opened };
+    } catch (e) {
+      const again = e.status === 503 || e.status === 0;
+      // The server's 503 says that the page tries again; a failed connection does not.
+      cannotStart(e.status === 0 ? `${e.message} (this page tries again by itself)` : e.message);
+      if (!again) return null;
+      document.body.dataset.retries = String(tries);
+      await new Promise((resolve) => { setTimeout(resolve, RETRY_MS); });
+    }
+  }
+}
+
 async function main() {
   initTheme($('btn-theme'));
   initSound($('btn-sound'));
-  let setup;
-  let opened;
-  try {
-    setup = await request('/api/setup');
-    opened = await openSession();
-  } catch (e) {
-    cannotStart(e.message);
-    return;
-  }
+  const started = await openWhenPossible();
+  if (!started) return;
+  const { setup, opened } = started;
   adoptAnalysis(opened.state, $('analyse-mode'));
   apply(opened.state);
   if (opened.note) say(opened.note, 'warn');

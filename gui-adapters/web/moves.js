@@ -1,7 +1,8 @@
 // Moves of the `squares` notation (notations.js), which names squares: a point to place on
 // (`c3`), or a piece then its target (`b4-c4`), perhaps with `+…` after it. Which cells such a
 // move touches, and the picker that turns clicks into legal moves. A picker only ever proposes
-// a move that is in the legal list it was given.
+// a move that is in the legal list it was given; a click that makes no move is handed back
+// (`refused`) for the page to ask the rules why, or to do nothing.
 
 /** The cells a move touches, for highlighting (last move, PV, hint): `b4-c3+d3` → b4, c3. */
 export function squareCells(mv) {
@@ -40,10 +41,7 @@ export class SquarePicker {
     if (legal.includes(cell)) { this.from = null; return { play: cell }; }
     if (legal.some((m) => m.startsWith(cell + '-'))) { this.from = cell; return {}; }
     this.from = null;
-    return {
-      message: from
-        ? `${from}-${cell} is not a legal move`
-        : `${cell}: no legal move starts here`,
-    };
+    // No move: the piece chosen (if any) cannot go to `cell`, or no move starts on `cell`.
+    return { refused: { from, cell } };
   }
 }

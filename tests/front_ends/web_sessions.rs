@@ -151,6 +151,10 @@ fn the_bound_on_sessions_is_answered_with_503_and_a_message() {
     let message = refused["error"].as_str().expect("a message");
     assert!(message.contains("most games at once (2,"), "{message}");
     assert!(message.contains("--max-sessions"), "{message}");
+    assert!(
+        message.contains("(after 2.5 min without use); this page tries again by itself"),
+        "{message}"
+    );
     let (_, counts) = http.get("/api/server");
     assert_eq!(
         (counts["sessions"].as_u64(), counts["max_sessions"].as_u64()),

@@ -5,6 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   BASE_URL, LUDUS, browserContext, boardSvg, clickCell, clickSomeMove, legalCells, newGame,
   openPage, ply, sessionOf, shot, waitHumanTurn, waitPly,
@@ -77,6 +80,44 @@ test('tactigon: a piece then a highlighted cell; the engine replies', async () =
   await page.close();
 });
 
+test('a refused click says the rule; the opponent\'s piece or an empty cell does nothing', async () => {
+  const page = await openPage();
+  await newGame(page, { game: 'tactigon', mode: 'hh' });
+  const message = () => page.$eval('#message', (m) => m.textContent);
+  const told = (text) => page.waitForFunction((t) => document.getElementById('message').textContent === t, text);
+  // A piece, then a cell it cannot go to: the rule it breaks, as the terminal says it.
+  await clickCell(page, 'd6');
+  await clickCell(page, 'd4');
+  await told('d6-d4: d4 holds a Red piece');
+  await clickCell(page, 'd6');
+  await clickCell(page, 'd14');
+  await page.waitForFunction(() => /cannot reach/.test(document.getElementById('message').textContent));
+  assert.equal(await message(), 'd6-d14: the square on d6 cannot reach d14 (range 4; the path is blocked or too long)');
+  // A piece of Red's with no move: why, by its steps to its neighbours.
+  await clickCell(page, 'd4');
+  await page.waitForFunction(() => document.getElementById('message').textContent.startsWith('d4 '));
+  assert.match(await message(), /^d4 cannot move: [a-g]\d+ holds a Red piece; [a-g]\d+ holds a Red piece; [a-g]\d+ holds a Red piece$/);
+  // Blue's piece, an empty cell: nothing happens, nothing is said.
+  for (const cell of ['d14', 'a9']) {
+    await clickCell(page, cell);
+    await told('');
+    assert.deepEqual(await page.$$eval('#board .cell.selected', (c) => c.length), 0);
+  }
+  assert.deepEqual(page.posted, []);
+  // Sight: White owns no stack, so its single piece cannot step; Black's does nothing.
+  await newGame(page, { game: 'sight', mode: 'hh' });
+  await clickCell(page, 'c3');
+  await waitPly(page, 1);
+  await clickCell(page, 'c4');
+  await waitPly(page, 2);
+  await clickCell(page, 'c3');
+  await told('c3 cannot move: White owns no stack, so White must place a piece');
+  await clickCell(page, 'c4');
+  await told('');
+  assert.deepEqual(page.posted, ['c3', 'c4']);
+  await page.close();
+});
+
 test('isaac: size, orientation and a cell place a tile; the engine replies', async () => {
   const page = await openPage();
   await newGame(page, { game: 'isaac' });
@@ -121,7 +162,8 @@ test('an illegal click is refused and the game goes on', async () => {
   await waitPly(page, 2);
   await waitHumanTurn(page);
   await clickCell(page, 'c3');
-  await page.waitForFunction(() => document.getElementById('message').textContent.includes('no legal move'));
+  // White's own piece that cannot move: the rule, as the terminal says it.
+  await page.waitForFunction(() => document.getElementById('message').textContent.startsWith('c3 cannot move: '));
   assert.equal(await ply(page), 2);
   assert.deepEqual(page.posted, ['c3']);
   await clickSomeMove(page);
@@ -183,6 +225,8 @@ test('isaac: a forced pass, then a removal with its advance', async () => {
     + '10201/00011 l P - 0/0 0/0');
   await page.click('#btn-load');
   await page.waitForSelector('#btn-pass', { state: 'visible' });
+  // The load's own answer (its message) may come after the state event that showed the button.
+  await page.waitForFunction(() => document.getElementById('message').textContent === 'Position loaded');
   await clickCell(page, '97');
   assert.match(await page.$eval('#message', (m) => m.textContent), /Pass/);
   await page.click('#btn-pass');
@@ -353,12 +397,54 @@ test('a server running its most sessions says so on the page', async () => {
     await second.goto(server.url);
     await second.waitForSelector('body[data-failed="true"]');
     const message = await second.$eval('#message', (m) => m.textContent);
-    assert.match(message, /most games at once \(1,/);
+    assert.match(message, /most games at once \(1,.*this page tries again by itself/);
     assert.ok(await second.$eval('#message', (m) => m.checkVisibility()), 'the message is shown');
     await shot(second, 'server-full');
-    await second.close();
+    // The first tab closes: its session ends 10 s later, and the second page, asking again by
+    // itself (not reloaded), gets the place.
+    await second.evaluate(() => { window.notReloaded = true; });
     await first.close();
+    await second.waitForSelector('body[data-ready="true"]', { timeout: 40_000 });
+    assert.equal(await second.evaluate(() => window.notReloaded), true);
+    assert.equal(await second.evaluate(() => document.body.dataset.failed), undefined);
+    assert.equal(await second.$$eval('#board .cell', (c) => c.length), 25, 'its game is shown');
+    await second.close();
   } finally {
     server.stop();
+  }
+});
+
+/** Waits until `done()` resolves true, asking every 2 s, for at most `ms`; false if it never did. */
+async function until(done, ms) {
+  const end = Date.now() + ms;
+  for (;;) {
+    if (await done()) return true;
+    if (Date.now() > end) return false;
+    await new Promise((resolve) => { setTimeout(resolve, 2000); });
+  }
+}
+
+test('the game of a killed browser ends within three minutes with the default settings', async () => {
+  assert.ok(LUDUS, 'LUDUS must name the ludus binary');
+  const server = await startServer([]);
+  const profile = mkdtempSync(join(tmpdir(), 'ludus-killed-'));
+  // A browser of its own, in a process group of its own, killed without a word (no pagehide).
+  const browser = spawn(process.env.CHROMIUM || '/usr/bin/chromium', [
+    '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', `--user-data-dir=${profile}`,
+    `${server.url}/`,
+  ], { detached: true, stdio: 'ignore' });
+  const sessions = async () => (await (await fetch(`${server.url}/api/server`)).json()).sessions;
+  try {
+    assert.ok(await until(async () => (await sessions()) === 1, 60_000), 'the page has its game');
+    process.kill(-browser.pid, 'SIGKILL');
+    const killed = Date.now();
+    assert.ok(await until(async () => (await sessions()) === 0, 180_000), 'its game ended');
+    const took = (Date.now() - killed) / 1000;
+    assert.ok(took <= 180, `ended ${took} s after the browser was killed`);
+    console.log(`the killed browser's game ended after ${took.toFixed(0)} s`);
+  } finally {
+    try { process.kill(-browser.pid, 'SIGKILL'); } catch { /* already gone */ }
+    server.stop();
+    rmSync(profile, { recursive: true, force: true });
   }
 });

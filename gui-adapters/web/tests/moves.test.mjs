@@ -30,9 +30,9 @@ test('sight and tactigon: a point, or a piece then a target', () => {
   assert.deepEqual(p.click('d2', legal), {}, 'another piece is selected instead');
   assert.deepEqual(p.click('d1', legal), { play: 'd2-d1' });
   p.click('b4', legal);
-  assert.match(p.click('e5', legal).message, /b4-e5 is not a legal move/);
+  assert.deepEqual(p.click('e5', legal), { refused: { from: 'b4', cell: 'e5' } }, 'the page asks why');
   assert.equal(p.from, null, 'an illegal click deselects');
-  assert.match(p.click('a1', legal).message, /no legal move starts here/);
+  assert.deepEqual(p.click('a1', legal), { refused: { from: null, cell: 'a1' } });
 });
 
 /** Every legal placement of `size` and `orient` on an empty board. */

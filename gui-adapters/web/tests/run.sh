@@ -6,7 +6,7 @@
 # Needs Debian's chromium (apt-get install -y chromium) and node with npm; installs
 # playwright-core from package-lock.json (npm ci) if it is missing. Starts `ludus web --port 0`,
 # runs moves.test.mjs, browser.test.mjs, board.test.mjs, isaac.test.mjs, layout.test.mjs and
-# analysis.test.mjs against it (one test starts a server of its own, with $LUDUS), stops the
+# analysis.test.mjs against it (two tests start servers of their own, with $LUDUS), stops the
 # server, and exits non-zero if a test failed. Screenshots go to target/browser-screenshots/ (or
 # $SCREENSHOT_DIR); with SCREENSHOT_DOCS=1 layout.test.mjs also writes each game at a desktop's
 # and a phone's size to docs/screenshots/<game>-desktop.png and <game>-phone.png (the README's

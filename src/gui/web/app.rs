@@ -186,6 +186,11 @@ impl App {
         view_request(&self.lock().session, ply)
     }
 
+    /// `GET /api/why?moves=…`: whether each move is legal now, and the rule it breaks if not.
+    pub fn why(&self, moves: Option<&str>) -> Result<Value, ApiError> {
+        super::moves::why(&self.lock().session, moves)
+    }
+
     /// The game in the referee's record format.
     pub fn export(&self) -> String {
         let state = self.lock();

@@ -21,11 +21,12 @@
 //!
 //! The sessions are bounded: at most `--max-sessions N` (default 8) at once, so at most 2N
 //! engine processes; `POST /api/session` beyond that answers 503 with a message the page
-//! shows. A session nothing uses for `--idle-timeout SECS` (default 1800) ends and its engines
+//! shows. A session nothing uses for `--idle-timeout SECS` (default 150) ends and its engines
 //! quit ([`EngineProcess::quit`], which ends their process groups and reaps them; a search in
 //! flight ends first, within its movetime and a few seconds): "used" is a request naming it,
 //! or an event stream following it by its id (`?s=`). Pages ask for their state at least
-//! once a minute, so an open tab keeps its session; a tab that closes says so
+//! once a minute, so an open tab keeps its session, and the session of a tab that vanished
+//! without a word (a crashed or killed browser) ends within three minutes; a tab that closes says so
 //! (`POST /api/leave`), and its session ends 10 s later unless a tab (the same one, reloaded,
 //! or another showing the same link) names it meanwhile.
 //!
@@ -66,6 +67,7 @@
 //! | `POST /api/session` | `{}`: a new session with the first game (`--game`, else the default game, Sight; person against engine): its state, with its id as `session`; 503 when full |
 //! | `GET /api/state?s=ID` | the session's game: `session`, settings, `moves` (and `moves_shown`, as the move list shows them: `d10×d12`, `d4+d3+b4`, and `movers`, who made each: `p1` or `p2`; a player may move twice in a row, after the other passed), `fen`, `legal`, `sides` (the seats' names), `notation` (how moves name the board's places: `squares` or `tiles`), `score_words` (how evaluations are worded: `per_unit` engine units per unit shown, `decimals`, `unit`, e.g. Isaac's `points`), `gameover`, `result`, `reason`, `resigned` (`p1`, `p2` or null), `can_resign`, the board `svg` and `svg_flipped` (seen from player two's side), `lost` (Tactigon: the kinds of pieces each side has lost), `alert` (Tactigon: the gold pair to break), the game's own panel under its name, if it has one (`isaac`: the panel's phase, status and players, and each removal open to the mover with its points, the cell its counter lands on for every advance and the advance that would collide; absent for other games), … |
 //! | `GET /api/view?s=ID&ply=N` | the position after N moves (0 … the number played), for the move list: `ply`, `live`, `fen`, `move`, `shown`, `p1turn`, `svg`, `svg_flipped`, `lost`, the game's own panel (`isaac`) |
+//! | `GET /api/why?s=ID&moves=M1,M2,…` | for 1 to 8 moves of the current position: `{moves: [{move, legal, why}]}`, `why` the rule a move breaks in the rules' words (as the terminal says it), null for a legal move; the page asks it for a refused click |
 //! | `GET /api/events?c=CLIENT` | server-sent events of every session of browser `CLIENT`: `state` after every change, `info` per engine line (with `kind`: `move`, `hint`, `analysis`, `review`; `ply` and `p1` of the position searched), `review` per position a review has searched, each with `session` |
 //! | `GET /api/events?s=ID` | the same for one session (and it keeps that session in use while open) |
 //! | `GET /api/export?s=ID` | the game in the referee's record format (text) |
@@ -177,7 +179,8 @@ pub struct WebConfig {
 }
 
 impl Default for WebConfig {
-    /// Port 8080, this program as the engine, Sight, 8 sessions, 30 minutes.
+    /// Port 8080, this program as the engine, Sight, 8 sessions, an unused session ending
+    /// after [`registry::DEFAULT_IDLE_TIMEOUT`].
     fn default() -> WebConfig {
         let sessions = registry::Config::default();
         WebConfig {

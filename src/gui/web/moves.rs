@@ -1,17 +1,18 @@
 //! The game's moves: a person's move, the engine's (asked of the search worker whenever the
 //! engine is to move, and played when it answers), hints for the person to move, moves taken
-//! back and replayed, the watch mode's pause and a person's resignation. Each is a function
-//! over the session's [`State`]; [`super::app::App`] calls them under the lock and tells the
-//! pages.
+//! back and replayed, the watch mode's pause and a person's resignation, and why a move is
+//! not legal ([`why`], in the rules' words). Each is a function over the session's [`State`];
+//! [`super::app::App`] calls them under the lock and tells the pages.
 
 use serde::Deserialize;
+use serde_json::{Value, json};
 
 use crate::client::Answer;
 use crate::game::dynamic::RuleSet;
 
 use super::error::ApiError;
 use super::job::{JobKind, Tag, Task};
-use super::session::{Hint, Played};
+use super::session::{Hint, Played, Session};
 use super::settings::Mode;
 use super::state::{Change, Reply, State};
 
@@ -35,6 +36,44 @@ pub struct PauseRequest {
 
 /// What the page says when the search worker is gone.
 const NO_WORKER: &str = "the search worker has stopped";
+
+/// Most moves one `GET /api/why` asks about.
+const MAX_WHY: usize = 8;
+
+/// The rule that move `mv` breaks in the current position, in the rules' words as the
+/// terminal says it (`c3: c3 is occupied: a piece is placed on an empty point`); a plain
+/// refusal for an engine of rules ludus does not know.
+fn why_not_legal(s: &Session, mv: &str) -> String {
+    RuleSet::new(s.settings.game, &s.settings.options)
+        .map(|rules| rules.why_not_legal(&s.snap.fen, mv))
+        .unwrap_or_else(|_| format!("'{mv}' is not a legal move here"))
+}
+
+/// `GET /api/why?moves=M1,M2,…`: for each move named (at most [`MAX_WHY`]), whether it is legal
+/// in the current position and, if not, the rule it breaks: `{moves: [{move, legal, why}]}`
+/// (`why` null for a legal move). 400 without a move, or with too many.
+pub fn why(s: &Session, moves: Option<&str>) -> Result<Value, ApiError> {
+    let asked: Vec<&str> = moves
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+        .collect();
+    if asked.is_empty() || asked.len() > MAX_WHY {
+        return Err(ApiError::bad(format!(
+            "moves= must name 1 to {MAX_WHY} moves, separated by commas"
+        )));
+    }
+    let answers: Vec<Value> = asked
+        .into_iter()
+        .map(|mv| {
+            let legal = s.snap.legal.iter().any(|m| m == mv);
+            let why = (!legal).then(|| why_not_legal(s, mv));
+            json!({ "move": mv, "legal": legal, "why": why })
+        })
+        .collect();
+    Ok(json!({ "moves": answers }))
+}
 
 /// Asks the search worker for an engine move if the engine is to move.
 pub fn schedule(state: &mut State) {
@@ -69,10 +108,7 @@ pub fn play(state: &mut State, request: &MoveRequest) -> Reply {
     let mv = request.mv.trim();
     if !s.snap.legal.iter().any(|m| m == mv) {
         // ludus's own rules say why (an engine of other rules: a plain refusal).
-        let why = RuleSet::new(s.settings.game, &s.settings.options)
-            .map(|rules| rules.why_not_legal(&s.snap.fen, mv))
-            .unwrap_or_else(|_| format!("'{mv}' is not a legal move here"));
-        return Err(ApiError::bad(why));
+        return Err(ApiError::bad(why_not_legal(s, mv)));
     }
     let played = Played {
         time_ms: u64::try_from(s.turn_started.elapsed().as_millis()).unwrap_or(u64::MAX),
@@ -282,6 +318,25 @@ mod tests {
         assert!(!state.session.hinting);
         state.update_wanted();
         assert!(!wanted.wants(&job.tag));
+    }
+
+    #[test]
+    fn why_says_the_rule_a_move_breaks() {
+        let (mut state, _, _) = test_state();
+        state.session.snap.fen = "5:x5/x5/x2,w,x2/x5/x5 b".into();
+        state.session.snap.legal = vec!["c4".into()];
+        let answer = why(&state.session, Some("c4,c3")).expect("an answer");
+        assert_eq!(
+            answer,
+            json!({"moves": [
+                {"move": "c4", "legal": true, "why": null},
+                {"move": "c3", "legal": false,
+                 "why": "c3: c3 is occupied: a piece is placed on an empty point"},
+            ]})
+        );
+        for bad in [None, Some(""), Some("a1,a2,a3,a4,a5,b1,b2,b3,b4")] {
+            assert_eq!(why(&state.session, bad).map_err(|e| e.status), Err(400));
+        }
     }
 
     #[test]

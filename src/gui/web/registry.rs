@@ -33,6 +33,12 @@ use super::settings::{Mode, NewGame};
 /// How long a session lives after its last tab said it left, unless a tab names it again.
 pub const LEAVE_GRACE: Duration = Duration::from_secs(10);
 
+/// How long an unused session lives by default: 2.5 minutes. An open page asks for its state
+/// at least every minute (a hidden tab's timers may run only once a minute), so only a
+/// session no page shows any more (its tab closed without saying so, or its browser crashed
+/// or was killed) ends, within three minutes, freeing its place and its engines.
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(150);
+
 /// Most tabs a session remembers (those that have not left).
 const MAX_TABS: usize = 16;
 
@@ -46,11 +52,11 @@ pub struct Config {
 }
 
 impl Default for Config {
-    /// 8 sessions, 30 minutes.
+    /// 8 sessions, [`DEFAULT_IDLE_TIMEOUT`].
     fn default() -> Config {
         Config {
             max_sessions: 8,
-            idle_timeout: Duration::from_secs(1800),
+            idle_timeout: DEFAULT_IDLE_TIMEOUT,
         }
     }
 }
@@ -172,19 +178,14 @@ impl Registry {
 
     fn full(&self) -> ApiError {
         let n = self.config.max_sessions;
-        let secs = self.config.idle_timeout.as_secs();
-        let idle = if secs >= 60 && secs.is_multiple_of(60) {
-            format!("{} min", secs / 60)
-        } else {
-            format!("{:.1} s", self.config.idle_timeout.as_secs_f64())
-        };
+        let idle = duration_words(self.config.idle_timeout);
         ApiError::new(
             503,
             format!(
                 "This server already runs its most games at once ({n}, one per browser tab, \
-                 each with its own engine). Close another ludus tab and reload this page, or \
-                 wait until an unused game is closed (after {idle} without use); the server's \
-                 --max-sessions option allows more."
+                 each with its own engine). Close another ludus tab, or wait until an unused \
+                 game is closed (after {idle} without use); this page tries again by itself. \
+                 The server's --max-sessions option allows more."
             ),
         )
     }
@@ -334,6 +335,18 @@ impl Registry {
     }
 }
 
+/// A duration as people say it: `2.5 min`, `30 min`, `1 s`, `0.5 s`.
+fn duration_words(d: Duration) -> String {
+    let secs = d.as_secs_f64();
+    let (value, unit) = if secs >= 60.0 {
+        (secs / 60.0, "min")
+    } else {
+        (secs, "s")
+    };
+    let text = format!("{value:.1}");
+    format!("{} {unit}", text.strip_suffix(".0").unwrap_or(&text))
+}
+
 /// The answer for a session the server does not know.
 fn gone() -> ApiError {
     ApiError::new(
@@ -387,6 +400,14 @@ impl Drop for Reaper {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn durations_are_said_in_minutes_or_seconds() {
+        assert_eq!(duration_words(DEFAULT_IDLE_TIMEOUT), "2.5 min");
+        assert_eq!(duration_words(Duration::from_secs(1800)), "30 min");
+        assert_eq!(duration_words(Duration::from_secs(1)), "1 s");
+        assert_eq!(duration_words(Duration::from_millis(500)), "0.5 s");
+    }
 
     #[test]
     fn ids_are_128_bits_of_hex_and_differ() {

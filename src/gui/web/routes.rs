@@ -143,6 +143,11 @@ impl Server {
                 self.session(&ids)
                     .and_then(|app| app.view(request.param("ply"))),
             ),
+            "/api/why" => respond_json(
+                stream,
+                self.session(&ids)
+                    .and_then(|app| app.why(request.param("moves"))),
+            ),
             "/api/export" => match self.session(&ids) {
                 Ok(app) => respond(stream, 200, "text/plain; charset=utf-8", &app.export()),
                 Err(e) => respond_json(stream, Err(e)),
