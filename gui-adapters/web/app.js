@@ -373,9 +373,9 @@ function onResign() {
   resignArmed = setTimeout(() => { resignArmed = null; button.textContent = 'Resign'; }, RESIGN_CONFIRM_MS);
 }
 
-/** Isaac: turns the tile to place (the key `r`). */
+/** Isaac: turns the tile to place (the key `r`); what a tap showed is said again. */
 function rotate() {
-  if (state?.human_to_move && picker.rotate?.(state.legal)) render();
+  if (state?.human_to_move && picker.rotate?.(state.legal)) act(picker.prompt(state.legal));
 }
 
 /** Keys: `f` turns the board, `r` Isaac's tile (not while typing or with a dialog open). */
