@@ -104,6 +104,8 @@ test('isaac: a hint chooses its tile size and orientation', async () => {
   assert.match(hint, /^[3-7][hv]\d\d$/);
   await page.waitForFunction((size) => document.querySelector('#size-buttons .chosen')?.dataset.value === size, hint[0]);
   assert.equal(await orient(page), hint[1]);
+  // A placement's ghost is a translucent tile over the empty cells it would cover.
+  assert.match(await page.$eval('#board .arrows .line-move.hint .ghost', (g) => getComputedStyle(g).fill), /^rgba\(230, 110, 0, 0\.3\)$/);
   await page.close();
 });
 
@@ -147,5 +149,21 @@ test('isaac: the advance stepper shows where the counter lands and plays the rem
   const hint = (await page.$eval('#status', (s) => s.textContent)).match(/hint: x(\S+)\+(\d+)/);
   await page.waitForFunction((k) => document.getElementById('adv-value').textContent === `+${k}`, hint[2]);
   assert.deepEqual(await page.$$eval('#board .cell.selected', (c) => c.map((e) => e.dataset.cell).length), hint[1][0] * 1);
+  // The hint's ghost round the tile to remove is an outline: the tile keeps its own colour.
+  const ghost = await page.$eval('#board .arrows .line-move.hint .ghost', (g) => getComputedStyle(g).fill);
+  assert.equal(ghost, 'none');
+  await shot(page, 'isaac-hint-removal');
+  // As drawn: inside the tile (off its size label), the same with the ghost as without it.
+  const clip = await page.$eval(`#board .tile[data-tile="${hint[1]}"]`, (t) => {
+    const r = t.getBoundingClientRect();
+    const [x, y] = r.width > r.height ? [r.left + r.width / 4, r.top + r.height / 2]
+      : [r.left + r.width / 2, r.top + r.height / 4];
+    return { x: Math.round(x) - 4, y: Math.round(y) - 4, width: 8, height: 8 };
+  });
+  const withGhost = await page.screenshot({ clip });
+  await page.$eval('#board .arrows .line-move.hint', (g) => { g.style.display = 'none'; });
+  const without = await page.screenshot({ clip });
+  await page.$eval('#board .arrows .line-move.hint', (g) => { g.style.display = ''; });
+  assert.ok(withGhost.equals(without), 'the hint does not tint the tile');
   await page.close();
 });
