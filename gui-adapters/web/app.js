@@ -86,10 +86,15 @@ function reopen() {
   return reopening;
 }
 
-function say(text, kind = 'info') {
+/**
+ * Tells the person something beside the board. `about: 'view'` marks a message about the
+ * earlier position shown: it goes when the board shows the current position again.
+ */
+function say(text, kind = 'info', about = '') {
   const m = $('message');
   m.textContent = text || '';
   m.className = text ? kind : '';
+  m.dataset.about = text ? about : '';
 }
 
 /** Takes a state from an answer or an event, unless a newer one is already shown. */
@@ -130,47 +135,84 @@ function render() {
   document.body.dataset.ply = String(s.moves.length);
   document.body.dataset.seq = String(s.seq);
   document.body.dataset.thinking = String(s.thinking);
-  const who = ['human', 'human'].map((_, i) => (s.humans[i] ? 'human' : s.engine));
+  const level = s.level ? ` (${s.level.replace(/^elo /, 'rating ')})` : '';
+  const who = ['human', 'human'].map((_, i) => (s.humans[i] ? 'human' : `${s.engine}${level}`));
   $('title').textContent = `${s.game[0].toUpperCase()}${s.game.slice(1)} — ${s.sides[0]}: ${who[0]} · ${s.sides[1]}: ${who[1]}`;
-  renderBoard();
+  if (!viewing() && $('message').dataset.about === 'view') say('');
+  // What stands above and below the board first: the board fills the room they leave.
   renderStatus();
   renderBanner();
+  renderTrays();
+  $('alert').textContent = s.alert || '';
+  $('alert').hidden = !s.alert;
+  renderBoard();
   renderControls(s, picker, { act, render, flipped: () => flipped, viewing });
   renderMarks();
   renderMoves(s, reviewMarks());
-  renderTrays();
   renderAnalysis();
-  $('alert').textContent = s.alert || '';
-  $('alert').hidden = !s.alert;
   $('btn-resign').hidden = !s.can_resign;
   $('fen').textContent = viewing()?.fen ?? s.fen;
   const engines = !s.humans[0] || !s.humans[1];
   $('btn-pause').hidden = !engines || (s.mode !== 'ee' && !s.paused);
   $('btn-pause').textContent = s.paused ? 'Resume' : 'Pause';
-  $('btn-undo').disabled = s.moves.length === 0;
+  // A resignation is taken back like a move, also before the first move.
+  $('btn-undo').disabled = s.moves.length === 0 && !s.resigned;
   $('btn-redo').disabled = s.redo === 0;
   $('btn-hint').disabled = !s.human_to_move || s.hinting;
   $('error').textContent = s.error || '';
   $('error').hidden = !s.error;
 }
 
+/** The width and height of a drawing, from its viewBox. */
+function drawingSize(svg) {
+  const m = /viewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(svg ?? '');
+  return m ? [Number(m[1]), Number(m[2])] : null;
+}
+
+/**
+ * Whether the board is drawn on its side (`shown` has such a drawing: Tactigon's): where the
+ * board's box is the window's height (a desktop's layout) and the drawing on its side is the
+ * bigger of the two in it. On a narrow screen the board takes the width and the page scrolls,
+ * so the upright board is always the bigger there.
+ */
+function lying(shown) {
+  const upright = drawingSize(shown.svg);
+  const wide = drawingSize(shown.svg_wide);
+  if (!upright || !wide) return false;
+  const box = $('board');
+  const style = getComputedStyle(box);
+  const width = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const height = matchMedia('(min-width: 901px)').matches
+    ? box.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)
+    : Infinity;
+  const scale = ([w, h]) => Math.min(width / w, height / h);
+  return scale(wide) > scale(upright);
+}
+
 /**
  * The picture from the side the board is turned to (of the earlier position viewed, if
- * any); a move just made, or stepped to, slides into place.
+ * any), on its side where that fills the window better; a move just made, or stepped to,
+ * slides into place.
  */
 function renderBoard() {
   const s = state;
   const view = viewing();
-  const svg = (flipped ? (view ?? s).svg_flipped : (view ?? s).svg) ?? s.svg;
+  const shown = view ?? s;
+  const side = lying(shown);
+  const svg = (side ? (flipped ? shown.svg_wide_flipped : shown.svg_wide)
+    : (flipped ? shown.svg_flipped : shown.svg)) ?? s.svg;
   const ply = shownPly();
   document.body.dataset.flipped = String(flipped);
+  document.body.dataset.landscape = String(side);
   if (svg === drawnSvg) return;
-  const shown = $('board').dataset;
-  const oneMore = shown.session === s.session && shown.game === s.game
-    && shown.flipped === String(flipped) && Number(shown.ply) + 1 === ply;
+  const drawn = $('board').dataset;
+  const oneMore = drawn.session === s.session && drawn.game === s.game
+    && drawn.flipped === String(flipped) && drawn.landscape === String(side) && Number(drawn.ply) + 1 === ply;
   $('board').innerHTML = svg;
   drawnSvg = svg;
-  Object.assign(shown, { session: s.session, game: s.game, flipped: String(flipped), ply: String(ply) });
+  Object.assign(drawn, {
+    session: s.session, game: s.game, flipped: String(flipped), landscape: String(side), ply: String(ply),
+  });
   if (oneMore) animateMove($('board').querySelector('svg'), s.notation, s.moves[ply - 1]);
 }
 
@@ -344,7 +386,7 @@ function onBoardClick(event) {
   const target = event.target.closest('[data-cell]');
   if (!state || !target) return;
   if (viewing()) {
-    say('This is an earlier position: moves are made on the current one (End, or "Back to the game")', 'warn');
+    say('This is an earlier position: moves are made on the current one (End, or "Back to the game")', 'warn', 'view');
     return;
   }
   if (state.gameover) { say('The game is over: start a new one', 'warn'); return; }
@@ -373,9 +415,9 @@ function onResign() {
   resignArmed = setTimeout(() => { resignArmed = null; button.textContent = 'Resign'; }, RESIGN_CONFIRM_MS);
 }
 
-/** Isaac: turns the tile to place (the key `r`). */
+/** Isaac: turns the tile to place (the key `r`); what a tap showed is said again. */
 function rotate() {
-  if (state?.human_to_move && picker.rotate?.(state.legal)) render();
+  if (state?.human_to_move && picker.rotate?.(state.legal)) act(picker.prompt(state.legal));
 }
 
 /** Keys: `f` turns the board, `r` Isaac's tile (not while typing or with a dialog open). */
@@ -490,6 +532,10 @@ async function main() {
   $('btn-resign').addEventListener('click', onResign);
   $('btn-flip').addEventListener('click', flip);
   addEventListener('keydown', onKey);
+  // A board that may lie on its side is turned as the window's shape changes.
+  addEventListener('resize', () => {
+    if (state && lying(viewing() ?? state) !== (document.body.dataset.landscape === 'true')) render();
+  });
   $('show-pv').addEventListener('change', (e) => { showPv = e.target.checked; renderMarks(); });
   initNavigation({ render: () => { if (state) render(); }, say });
   initAnalysisMode($('analyse-mode'), () => { if (state) render(); });

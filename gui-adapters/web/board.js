@@ -85,7 +85,10 @@ function arrow(svg, from, to, kind) {
   return { el: line, at: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 } };
 }
 
-/** A translucent tile (a placement) or a dashed outline (a removal) over Isaac cells. */
+/**
+ * A translucent tile (a placement, over empty cells) or a dashed outline only (a removal: the
+ * tile under it keeps its colour; the picture's style, class `removal`) over Isaac cells.
+ */
 function ghost(svg, cells, kind, removal) {
   const boxes = cells.map((c) => cellBox(svg, c)).filter(Boolean);
   if (!boxes.length) return null;
@@ -98,7 +101,6 @@ function ghost(svg, cells, kind, removal) {
     x: x0 + 3, y: y0 + 3, width: x1 - x0 - 6, height: y1 - y0 - 6, rx: 6,
     'data-tile': cells.join(' '),
   });
-  if (removal) rect.setAttribute('fill', 'none');
   return { el: rect, at: { x: (x0 + x1) / 2, y: (y0 + y1) / 2 } };
 }
 

@@ -1,6 +1,7 @@
 // The new-game dialog: the game, its rule options (from the engine's `option` lines:
 // `<Game>_<Switch>`; check → checkbox, combo → list, spin → number), who plays, the engine's
-// Level and the time per move.
+// level (its Level values and ratings; the server's moderate default rating chosen until the
+// person picks another) and the time per move.
 
 const $ = (id) => document.getElementById(id);
 
@@ -62,7 +63,7 @@ function levelChoice() {
 /**
  * The level choices: the engine's `Level` values, and when it has `UCI_LimitStrength` and
  * `UCI_Elo`, ratings within `UCI_Elo`'s range every 200 points (value `elo N`), weakest first,
- * between its weakest `Level` values and full strength.
+ * between its weakest `Level` values and full strength; the server's default says so.
  */
 function levelOptions(level) {
   const limit = setup.options.find((o) => o.name.toLowerCase() === 'uci_limitstrength');
@@ -73,7 +74,9 @@ function levelOptions(level) {
   }
   const options = level.vars.map((v) => new Option(v, v));
   const full = level.vars.indexOf('full');
-  const rated = ratings.map((r) => new Option(`rating ${r}`, `elo ${r}`));
+  const rated = ratings.map((r) => new Option(
+    `elo ${r}` === setup.default_level ? `rating ${r} (default)` : `rating ${r}`, `elo ${r}`,
+  ));
   options.splice(full < 0 ? options.length : full, 0, ...rated);
   return options;
 }
@@ -92,7 +95,7 @@ export function openNewGame(state) {
     $('ng-mode').value = state.mode;
     $('ng-movetime').value = state.movetime;
     const level = levelChoice();
-    if (level) $('ng-level').value = state.level ?? level.default;
+    if (level) $('ng-level').value = state.level ?? setup.default_level ?? level.default;
   }
   showOptions();
   engineFields();

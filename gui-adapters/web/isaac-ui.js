@@ -142,7 +142,8 @@ export function renderIsaac(state, picker, hooks) {
   $('remove-row').hidden = !c.removing;
   if (c.placing) {
     buttons($('size-buttons'), [3, 4, 5, 6, 7], c.size, c.sizes,
-      (v) => { picker.size = v; picker.pending = null; hooks.render(); }, String);
+      // A tile a tap showed stays at the cell tapped, in its new size.
+      (v) => { picker.size = v; hooks.act(picker.prompt(state.legal)); }, String);
     const turn = $('btn-rotate');
     turn.dataset.orient = c.orient;
     turn.textContent = c.orient === 'h' ? '↔ along a row — turn (r)' : '↕ along a column — turn (r)';
@@ -154,7 +155,9 @@ export function renderIsaac(state, picker, hooks) {
 /** Wires the control rows' buttons (once, at start). */
 export function initIsaac(getState, picker, hooks) {
   const change = (steps, k = null) => { picker().step(getState().legal, steps, k); hooks.render(); };
-  $('btn-rotate').addEventListener('click', () => { if (picker().rotate(getState().legal)) hooks.render(); });
+  $('btn-rotate').addEventListener('click', () => {
+    if (picker().rotate(getState().legal)) hooks.act(picker().prompt(getState().legal));
+  });
   $('adv-down').addEventListener('click', () => change(-1));
   $('adv-up').addEventListener('click', () => change(1));
   $('adv-range').addEventListener('input', (e) => change(0, Number(e.target.value)));

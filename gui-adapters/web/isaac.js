@@ -2,7 +2,9 @@
 // orientation (buttons, the key r turns the tile) and any cell the tile should cover: the tile
 // is centred on that cell if it fits there, else the nearest placement that fits and still
 // covers it. With a mouse the tile under the pointer is shown and a click places it; on a
-// touch screen the first tap shows it and a tap on it places it (a tap elsewhere moves it).
+// touch screen a tap shows the tile at the cell tapped, a second tap on that same cell places
+// it, and a tap on any other cell (one of the tile's own included) moves the tile there, so
+// that it can be nudged by one cell.
 // A removal is a tile, then an advance chosen on a stepper among the legal ones. Only moves of
 // the legal list are ever proposed. Isaac's moves are the `tiles` notation (notations.js). No
 // DOM here (isaac-ui.js draws); moves.test.mjs tests it.
@@ -47,8 +49,8 @@ export class IsaacPicker {
     this.flipped = false;
     /** The cell under the mouse, whose placement is shown. */
     this.hovered = null;
-    /** The placement a first tap showed, placed by a tap on one of its cells. */
-    this.pending = null;
+    /** The cell last tapped on a touch screen: its tile is shown, a tap on it again places it. */
+    this.tapped = null;
     this.hint = null;
   }
 
@@ -57,7 +59,7 @@ export class IsaacPicker {
     this.tile = null;
     this.advance = null;
     this.hovered = null;
-    this.pending = null;
+    this.tapped = null;
   }
 
   /** The legal moves by kind: the forced pass, the placements, the removals. */
@@ -121,10 +123,10 @@ export class IsaacPicker {
     return best?.mv ?? null;
   }
 
-  /** The placement shown on the board: the one a tap showed, else the one under the mouse. */
+  /** The placement shown on the board: the one at the cell tapped, else the one under the mouse. */
   shown(legal) {
-    if (this.pending && legal.includes(this.pending)) return this.pending;
-    return this.hovered ? this.placementAt(this.hovered, legal) : null;
+    const cell = this.tapped ?? this.hovered;
+    return cell ? this.placementAt(cell, legal) : null;
   }
 
   /** The marks on the board: cells a click means something on, the selection, the preview. */
@@ -135,7 +137,9 @@ export class IsaacPicker {
       const prefix = `${this.size}${this.orient}`;
       const covered = new Set(placements.filter((m) => m.startsWith(prefix)).flatMap(tileCells));
       const shown = this.shown(legal);
-      return { legal: [...covered], selected: [], dots: [], preview: shown ? tileCells(shown) : [] };
+      // The cell tapped carries a dot: a tap on it places the tile shown.
+      const dots = shown && this.tapped ? [this.tapped] : [];
+      return { legal: [...covered], selected: [], dots, preview: shown ? tileCells(shown) : [] };
     }
     if (this.tile) return { legal: [], selected: tileCells(this.tile), dots: [], preview: [] };
     const tiles = [...new Set(removals.map(removedTile))];
@@ -146,31 +150,31 @@ export class IsaacPicker {
   hover(cell, legal) {
     const before = this.shown(legal);
     this.hovered = cell;
-    this.pending = null;
+    this.tapped = null;
     return this.shown(legal) !== before;
   }
 
   /**
-   * A click or tap on `cell`: a mouse click places the tile shown; a tap shows a tile first,
-   * and a tap on the tile shown places it.
+   * A click or tap on `cell`: a mouse click places the tile shown; a tap shows the tile at the
+   * cell tapped, and a second tap on that same cell places it (a tap on any other cell, one of
+   * the tile's own too, moves the tile there instead).
    */
   click(cell, legal, touch = false) {
     const { pass, placements, removals } = IsaacPicker.split(legal);
     if (pass) return { message: 'You have no tile to place or remove: press Pass' };
     if (placements.length) {
-      if (touch && this.pending && legal.includes(this.pending) && tileCells(this.pending).includes(cell)) {
-        const play = this.pending;
-        this.pending = null;
-        return { play };
-      }
       const mv = this.placementAt(cell, legal);
+      if (touch && mv && this.tapped === cell) {
+        this.tapped = null;
+        return { play: mv };
+      }
       if (!mv) {
-        this.pending = null;
+        this.tapped = null;
         return { message: `No ${this.size}${this.orient} tile fits over ${cell}: choose another size, or turn it (r)` };
       }
       if (!touch) return { play: mv };
-      this.pending = mv;
-      return { message: `Tap the tile again to place ${mv}` };
+      this.tapped = cell;
+      return this.prompt(legal);
     }
     const tile = [...new Set(removals.map(removedTile))].find((t) => tileCells(t).includes(cell));
     if (tile) {
@@ -181,18 +185,27 @@ export class IsaacPicker {
     return { message: `${cell}: none of your removable tiles lies here` };
   }
 
-  /** Turns the tile (h ↔ v) if the other way has legal placements; true if it turned. */
+  /**
+   * What a tap has shown, as a message: the tile at the cell tapped and how to place it (or
+   * that none of the chosen size and orientation covers it); nothing without a tap.
+   */
+  prompt(legal) {
+    if (!this.tapped) return {};
+    const mv = this.placementAt(this.tapped, legal);
+    if (!mv) return { message: `No ${this.size}${this.orient} tile fits over ${this.tapped}: choose another size, or turn it (r)` };
+    return { message: `Tap ${this.tapped} again to place ${mv} (a tap on another cell moves the tile)` };
+  }
+
+  /**
+   * Turns the tile (h ↔ v) if the other way has legal placements; true if it turned. The tile
+   * shown turns round the cell tapped or pointed at, which it still covers.
+   */
   rotate(legal) {
     const { placements } = IsaacPicker.split(legal);
     const { orients } = this.settle(placements);
     const other = this.orient === 'h' ? 'v' : 'h';
     if (!orients.includes(other)) return false;
     this.orient = other;
-    if (this.pending) {
-      // The tile shown turns round the cell it was centred on.
-      const cells = tileCells(this.pending);
-      this.pending = this.placementAt(cells[Math.floor((cells.length - 1) / 2)], legal);
-    }
     return true;
   }
 
@@ -204,7 +217,7 @@ export class IsaacPicker {
     if (placed && legal.includes(hint)) {
       this.size = Number(placed[1]);
       this.orient = placed[2];
-      this.pending = null;
+      this.tapped = null;
       return true;
     }
     if (hint.startsWith('x') && legal.includes(hint)) {

@@ -72,7 +72,13 @@ mod tests {
         let isaac = end("D3h13 00000/00000 - E - 15/100 5/0", "p2win", false);
         assert_eq!(
             banner(GameId::Isaac, &isaac),
-            "Light (player two) wins: Light reached 100 points"
+            "Light (player two) wins: Light reached 100 points (Dark 15)"
+        );
+        // The winner's score first, after the winner's name.
+        let out = end("- 00000/00000 - E dl 64/87 0/0", "p2win", false);
+        assert_eq!(
+            banner(GameId::Isaac, &out),
+            "Light (player two) wins: both players are out, 87 to 64"
         );
         let stuck = end("Pc/3cc4/10/10p/10/9/2 r 0", "p2win", true);
         assert_eq!(

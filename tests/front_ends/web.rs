@@ -38,6 +38,8 @@ fn people_play_moves_that_are_legal_and_take_them_back() {
     );
     let state = c.ok("/api/new", json!({"game": "sight", "mode": "hh"}));
     assert_eq!(state["fen"], "5:x5/x5/x5/x5/x5 w");
+    // Sight's board is square: no drawing of it on its side.
+    assert!(state.get("svg_wide").is_none());
     assert_eq!(
         state["score_words"],
         json!({"per_unit": 100, "decimals": 2, "unit": ""})
@@ -120,6 +122,24 @@ fn the_engine_answers_a_person_and_undo_returns_to_the_person() {
 }
 
 #[test]
+fn a_new_session_plays_a_moderate_rating_not_full_strength() {
+    let (server, c) = start();
+    assert_eq!(c.get("/api/setup")["default_level"], "elo 1000");
+    // The game a page opens with: Sight against the engine, at the default rating.
+    let state = c.state();
+    assert_eq!(state["game"], "sight");
+    assert_eq!(state["mode"], "he");
+    assert_eq!(state["level"], "elo 1000");
+    c.ok("/api/move", json!({"move": "c3", "ply": 0}));
+    let state = c.wait_for(|s| s["moves"].as_array().map(Vec::len) == Some(2));
+    assert_eq!(state["players"], json!(["human", "ludus 0.1.0 (elo 1000)"]));
+    // A game asked for through the API without a level is at the engine's own default.
+    let state = c.ok("/api/new", json!({"game": "sight", "mode": "he"}));
+    assert_eq!(state["level"], Value::Null);
+    server.stop();
+}
+
+#[test]
 fn a_rating_is_a_level_the_engine_plays_at() {
     let (server, c) = start();
     c.ok(
@@ -139,11 +159,16 @@ fn positions_are_loaded_only_when_the_engine_takes_them() {
     c.ok("/api/new", json!({"game": "sight", "mode": "hh"}));
     let (status, refused) = c.post("/api/load", json!({"text": "fen 5:x5 w"}));
     assert_eq!(status, 400);
+    // In plain words, without the protocol's codes.
     let message = refused["error"].as_str().expect("a message");
-    assert!(message.contains("invalid-position"), "{message}");
+    assert!(message.starts_with("Not a Sight position: "), "{message}");
+    assert!(!message.contains("invalid-position"), "{message}");
     let (_, refused) = c.post("/api/load", json!({"text": "startpos moves c3 c3"}));
     let message = refused["error"].as_str().expect("a message");
-    assert!(message.contains("illegal-move move 2 c3"), "{message}");
+    assert!(
+        message.starts_with("Move 2, c3, cannot be played: c3 is occupied"),
+        "{message}"
+    );
     assert_eq!(c.get("/api/state")["fen"], "5:x5/x5/x5/x5/x5 w");
 
     // docs/rules/sight.md TV12: White's only stack is shut in after four plies.
@@ -187,6 +212,8 @@ fn rule_options_are_checked_against_the_engine_and_applied() {
     // Back to the default size when the option is left out.
     let state = c.ok("/api/new", json!({"game": "sight", "mode": "hh"}));
     assert_eq!(state["fen"], "5:x5/x5/x5/x5/x5 w");
+    // Sight's board is square: no drawing of it on its side.
+    assert!(state.get("svg_wide").is_none());
     for (body, words) in [
         (
             json!({"game": "sight", "mode": "hh", "options": {"Sight_BoardSize": 12}}),

@@ -9,11 +9,53 @@ use ludus::gui::svg::{LastMove, View, board_svg_view};
 
 /// A drawing of `fen` (default rules), turned or not, after `last` = (move, position before).
 fn draw(game: GameId, fen: &str, flipped: bool, last: Option<(&str, &str)>) -> String {
+    draw_lying(game, fen, flipped, false, last)
+}
+
+/// [`draw`], upright or on its side (`landscape`).
+fn draw_lying(
+    game: GameId,
+    fen: &str,
+    flipped: bool,
+    landscape: bool,
+    last: Option<(&str, &str)>,
+) -> String {
     let view = View {
         flipped,
         last: last.map(|(mv, before)| LastMove { mv, before }),
+        landscape,
     };
     board_svg_view(game, fen, &[], &view).unwrap_or_else(|e| panic!("{game}: {e}"))
+}
+
+/// The width and height of a drawing's viewBox.
+fn view_box(svg: &str) -> (f64, f64) {
+    let el = element(svg, "viewBox=\"");
+    let key = "viewBox=\"0 0 ";
+    let at = el.find(key).expect("a viewBox") + key.len();
+    let text = &el[at..at + el[at..].find('"').expect("its end")];
+    let (w, h) = text.split_once(' ').expect("width and height");
+    (w.parse().expect("a width"), h.parse().expect("a height"))
+}
+
+/// Tactigon's 53 cells by name (docs/rules/tactigon.md §1).
+fn tactigon_cells() -> Vec<String> {
+    let rows: [&[u8]; 7] = [
+        &[9, 11],
+        &[2, 4, 6, 8, 10, 12, 14, 16, 18],
+        &[1, 3, 5, 7, 9, 11, 13, 15, 17, 19],
+        &[0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20],
+        &[1, 3, 5, 7, 9, 11, 13, 15, 17, 19],
+        &[2, 4, 6, 8, 10, 12, 14, 16, 18],
+        &[9, 11],
+    ];
+    let mut cells = Vec::new();
+    for (r, cols) in rows.iter().enumerate() {
+        for &c in *cols {
+            cells.push(format!("{}{c}", (b'a' + r as u8) as char));
+        }
+    }
+    cells
 }
 
 /// The attributes of the first element whose markup holds `needle`.
@@ -204,6 +246,93 @@ fn tactigon_capture_and_last_move_are_marked_without_touching_the_pieces() {
     );
     assert!(svg.contains("class=\"last to\" data-last=\"d12\""));
     assert!(!svg.contains("badge capture"));
+}
+
+#[test]
+fn tactigon_lies_on_its_side_for_a_wide_screen() {
+    let cells = tactigon_cells();
+    assert_eq!(cells.len(), 53);
+    for flipped in [false, true] {
+        let upright = draw(GameId::Tactigon, TACTIGON_START, flipped, None);
+        let lying = draw_lying(GameId::Tactigon, TACTIGON_START, flipped, true, None);
+        let ((uw, uh), (lw, lh)) = (view_box(&upright), view_box(&lying));
+        assert!(uh > 1.5 * uw, "upright: tall, {uw} × {uh}");
+        assert!(lw > 1.4 * lh, "on its side: wide, {lw} × {lh}");
+        // The upright board turned a quarter round clockwise: its y becomes the new x, read
+        // from the right, and its x the new y.
+        let (_, y0) = centre(&upright, "d10");
+        let (lx0, _) = centre(&lying, "d10");
+        for cell in &cells {
+            let (x, y) = centre(&upright, cell);
+            let (lx, ly) = centre(&lying, cell);
+            assert!(near((lx - lx0, ly), (y0 - y, x)), "{cell}");
+        }
+        // Pointy-topped hexes: a corner straight above the centre.
+        let (cx, cy) = centre(&lying, "d10");
+        let hex = element(&lying, "class=\"cell\" data-cell=\"d10\"");
+        let key = "points=\"";
+        let at = hex.find(key).expect("points") + key.len();
+        let top = hex[at..at + hex[at..].find('"').expect("end of points")]
+            .split(' ')
+            .filter_map(|p| p.split_once(','))
+            .filter_map(|(x, y)| Some((x.parse::<f64>().ok()?, y.parse::<f64>().ok()?)))
+            .any(|p| near(p, (cx, cy - 40.0)));
+        assert!(top, "{hex}");
+        let red_left = centre(&lying, "d4").0 < centre(&lying, "d16").0;
+        assert_eq!(red_left, !flipped, "Red on the left, or Blue when flipped");
+        let a_above = centre(&lying, "a9").1 < centre(&lying, "g9").1;
+        assert_eq!(a_above, !flipped, "file a on top, or g when flipped");
+        // Every piece is drawn, upright: the same markup as on the upright board.
+        assert_eq!(
+            lying.matches("class=\"piece ").count(),
+            upright.matches("class=\"piece ").count()
+        );
+    }
+    // Sight and Isaac have no board on its side: the same drawing.
+    for (game, fen) in [(GameId::Sight, SIGHT_START), (GameId::Isaac, ISAAC_START)] {
+        assert_eq!(
+            draw_lying(game, fen, false, true, None),
+            draw(game, fen, false, None)
+        );
+    }
+}
+
+#[test]
+fn tactigon_capture_badge_leaves_the_cell_name_readable() {
+    // TV5: the Red circle takes the Blue square on d12.
+    let (before, after) = ("2/9/10/2P2Cs1p2/10/9/2 r 0", "2/9/10/2P3C1p2/10/9/2 b 1");
+    for (flipped, landscape) in [(false, false), (true, false), (false, true), (true, true)] {
+        let svg = draw_lying(
+            GameId::Tactigon,
+            after,
+            flipped,
+            landscape,
+            Some(("d10-d12", before)),
+        );
+        let at = svg
+            .find("data-capture=\"d12\"")
+            .expect("the capture's badge");
+        let from = at + svg[at..].find("<circle ").expect("its circle");
+        let circle = &svg[from..from + svg[from..].find('>').expect("the circle's end")];
+        let (bx, by, r) = (attr(circle, "cx"), attr(circle, "cy"), attr(circle, "r"));
+        // The name's box: 16-unit text centred on x, from its cap height to its baseline.
+        let name = element(&svg, "data-name=\"d12\"");
+        let (nx, ny) = (attr(name, "x"), attr(name, "y"));
+        let (left, right, top, bottom) = (nx - 15.0, nx + 15.0, ny - 13.0, ny + 2.0);
+        let dx = (left - bx).max(bx - right).max(0.0);
+        let dy = (top - by).max(by - bottom).max(0.0);
+        assert!(
+            dx.hypot(dy) > r,
+            "flipped {flipped}, on its side {landscape}: the badge ({bx}, {by}) r {r} \
+             covers the name at ({nx}, {ny})"
+        );
+        // And it stays inside its cell (a hexagon of radius 40).
+        let (cx, cy) = centre(&svg, "d12");
+        assert!(
+            (bx - cx).hypot(by - cy) + r <= 40.0 * 3f64.sqrt() / 2.0,
+            "inside d12"
+        );
+    }
 }
 
 #[test]

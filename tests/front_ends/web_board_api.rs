@@ -90,11 +90,28 @@ fn the_state_lists_captures_trays_warnings_and_both_drawings() {
         mv: "d10-d12",
         before: "2/9/10/2P2Cs1p2/10/9/2 r 0",
     });
-    for (key, flipped) in [("svg", false), ("svg_flipped", true)] {
-        let view = View { flipped, last };
+    for (key, flipped, landscape) in [
+        ("svg", false, false),
+        ("svg_flipped", true, false),
+        ("svg_wide", false, true),
+        ("svg_wide_flipped", true, true),
+    ] {
+        let view = View {
+            flipped,
+            last,
+            landscape,
+        };
         let drawn = board_svg_view(GameId::Tactigon, "2/9/10/2P3C1p2/10/9/2 b 1", &[], &view);
         assert_eq!(state[key].as_str(), drawn.ok().as_deref(), "{key}");
     }
+    // The view of an earlier position has them too.
+    let view = c.get("/api/view?ply=0");
+    assert!(
+        view["svg_wide"]
+            .as_str()
+            .is_some_and(|s| s.contains("data-cell=\"d12\""))
+    );
+    assert!(view["svg_wide_flipped"].is_string());
     assert!(
         state["svg"]
             .as_str()

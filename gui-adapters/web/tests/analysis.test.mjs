@@ -76,10 +76,15 @@ test('the move list steps through the game by keys and clicks, numbered past 10'
   await shot(page, 'move-list-earlier-position');
   await page.click('#btn-live');
   await page.waitForFunction(() => document.body.dataset.view === 'live');
-  // A move on the current position shows the current position again.
+  // Back on the current position, the warning about the earlier one is gone.
+  assert.equal(await page.$eval('#message', (m) => m.textContent), '');
+  // So it is after the key End, and the warning comes again on another earlier position.
   await page.click('#moves .mv[data-ply="3"]');
   await page.waitForFunction(() => document.body.dataset.view === '3');
+  await clickCell(page, 'd6');
+  assert.match(await page.$eval('#message', (m) => m.textContent), /earlier position/);
   await press(page, 'End', 'live');
+  assert.equal(await page.$eval('#message', (m) => m.textContent), '');
   await page.close();
 });
 
@@ -116,6 +121,11 @@ test('isaac: each move in its mover\'s column, numbers that never change, … on
   await load(page, `fen ${ISAAC_TV3} moves ${ISAAC_PASSES}`);
   assert.equal(await page.evaluate(() => document.body.dataset.ply), '15');
   assert.equal(await page.$eval('#banner', (b) => b.hidden), false, 'both players are out: the game is over');
+  // The banner gives the winner's score first, as the panel does.
+  const banner = await page.$eval('#banner', (b) => b.textContent);
+  const [, winner, high, low] = /^(Dark|Light) \(player (?:one|two)\) wins: both players are out, (\d+) to (\d+)$/.exec(banner) ?? [];
+  assert.ok(winner && Number(high) > Number(low), banner);
+  assert.equal(await page.$eval('#isaac-panel .status', (e) => e.textContent), `${winner} wins ${high}–${low}`);
   const all = [
     ...first.slice(0, 4),
     ['5.', 'x6h10+0', 'x4h76+4'],

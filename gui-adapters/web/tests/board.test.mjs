@@ -11,14 +11,17 @@ import {
 test('flip turns the board; clicks after it still play the intended moves', async () => {
   const page = await openPage();
   await newGame(page, { game: 'tactigon', mode: 'hh' });
+  // A desktop's window is wide: Tactigon's board lies on its side, Red on the left.
+  assert.equal(await page.evaluate(() => document.body.dataset.landscape), 'true');
   const red = await cellCentre(page, 'd4');
   const blue = await cellCentre(page, 'd16');
-  assert.ok(red.y > blue.y, 'Red below at first');
+  assert.ok(red.x < blue.x, 'Red on the left at first');
+  assert.ok((await cellCentre(page, 'a9')).y < (await cellCentre(page, 'g9')).y, 'a on top');
   await page.click('#btn-flip');
   await page.waitForFunction(() => document.body.dataset.flipped === 'true');
   const [red2, blue2] = [await cellCentre(page, 'd4'), await cellCentre(page, 'd16')];
-  assert.ok(red2.y < blue2.y, 'Blue below when flipped');
-  assert.ok((await cellCentre(page, 'a9')).x > (await cellCentre(page, 'g9')).x, 'g on the left');
+  assert.ok(red2.x > blue2.x, 'Blue on the left when flipped');
+  assert.ok((await cellCentre(page, 'a9')).y > (await cellCentre(page, 'g9')).y, 'g on top');
   await shot(page, 'tactigon-flipped');
   await clickCell(page, 'd6');
   await clickCell(page, 'c11');
@@ -73,6 +76,28 @@ test('a person resigns against the engine: the engine wins, in the banner and th
   assert.match(record, /^\[Termination "resign"\]$/m);
   assert.match(record, /\{Black \(player two\) wins: White resigns\}\s+0-1/);
   await shot(page, 'sight-resigned');
+  // Undo takes the resignation back.
+  await page.click('#btn-undo');
+  await page.waitForSelector('#banner', { state: 'hidden' });
+  assert.equal(await page.evaluate(() => document.body.dataset.ply), '2');
+  await page.close();
+});
+
+test('a resignation before the first move is taken back like any other', async () => {
+  const page = await openPage();
+  await newGame(page, { game: 'sight' });
+  assert.equal(await page.$eval('#btn-undo', (b) => b.disabled), true, 'nothing to undo yet');
+  await page.click('#btn-resign');
+  await page.click('#btn-resign');
+  await page.waitForSelector('#banner', { state: 'visible' });
+  assert.equal(await page.$eval('#btn-undo', (b) => b.disabled), false, 'the resignation can be undone');
+  await page.click('#btn-undo');
+  await page.waitForSelector('#banner', { state: 'hidden' });
+  assert.equal(await page.$eval('#btn-undo', (b) => b.disabled), true);
+  assert.equal(await page.$eval('#btn-resign', (b) => b.hidden), false);
+  // The game goes on: the person moves, the engine replies.
+  await clickCell(page, 'c3');
+  await waitPly(page, 2);
   await page.close();
 });
 
@@ -91,7 +116,21 @@ test('tactigon: a capture is marked on the board, listed with ×, and trayed', a
   assert.deepEqual(await page.$$eval('#tray-bottom [data-piece]', (p) => p.map((e) => `${e.dataset.piece}:${e.getAttribute('class')}`)),
     ['square:icon p2']);
   assert.equal(await page.$eval('#tray-top', (t) => t.dataset.count), '0');
+  // The badge leaves the cell's name readable, on the board lying or upright.
+  const apart = () => page.evaluate(() => {
+    const badge = document.querySelector('#board .badge.capture circle').getBoundingClientRect();
+    const name = document.querySelector('#board .name[data-name="d12"]').getBoundingClientRect();
+    return badge.right <= name.left || name.right <= badge.left
+      || badge.bottom <= name.top || name.bottom <= badge.top;
+  });
+  assert.equal(await apart(), true, 'the × badge beside the name d12, on the board on its side');
   await shot(page, 'tactigon-capture');
+  await page.setViewportSize({ width: 600, height: 900 });
+  await page.waitForFunction(() => document.body.dataset.landscape === 'false');
+  assert.equal(await apart(), true, 'the × badge beside the name d12, on the upright board');
+  await shot(page, 'tactigon-capture-upright');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.waitForFunction(() => document.body.dataset.landscape === 'true');
   // A gold pair is warned about, on the board and above it (docs/rules/tactigon.md TV13 after e9-f10).
   await load(page, 'fen 2/4C4/10/2P5p1c/10/4C4/2 b 1');
   assert.match(await page.$eval('#alert', (a) => (a.hidden ? '' : a.textContent)),

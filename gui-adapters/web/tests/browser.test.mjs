@@ -31,8 +31,25 @@ test('the new-game dialog offers the engine\'s rule options of the chosen game',
   const ratings = levels.slice(2, -1).map((v) => Number(v.replace(/^elo /, '')));
   assert.ok(ratings.length >= 5, `ratings: ${levels}`);
   ratings.forEach((r, i) => assert.equal(r, ratings[0] + 200 * i, `ratings: ${levels}`));
+  // A newcomer's game is at a moderate rating, chosen in the dialog, not full strength.
+  assert.equal(await page.inputValue('#ng-level'), 'elo 1000');
+  assert.equal(await page.$eval('#ng-level', (s) => s.selectedOptions[0].textContent), 'rating 1000 (default)');
   await shot(page, 'new-game-dialog');
   await page.click('#ng-cancel');
+  await page.close();
+});
+
+test('a newcomer\'s first game: the engine at a moderate rating, no solved result after move 1', async () => {
+  const page = await openPage();
+  // The game a fresh page starts: Sight 5×5 against the engine, at the default level.
+  assert.equal(await page.evaluate(() => document.body.dataset.game), 'sight');
+  assert.match(await page.$eval('#title', (t) => t.textContent), /Black: \S.* \(rating 1000\)$/);
+  await clickCell(page, 'c3');
+  await waitPly(page, 2);
+  await page.waitForFunction(() => document.getElementById('eval-bar').dataset.known === 'true');
+  // Full strength plays from the solved book and shows the newcomer's loss in so many moves.
+  assert.notEqual(Math.abs(Number(await page.$eval('#eval-bar', (b) => b.dataset.value))), 10000);
+  assert.doesNotMatch(await page.$eval('#eval-text', (t) => t.textContent), /wins|loses|won/);
   await page.close();
 });
 
@@ -192,7 +209,7 @@ test('undo goes back to the person, redo forward, export writes the record', asy
   await page.close();
 });
 
-test('hint and PV highlight cells; a bad position is refused with the engine message', async () => {
+test('hint and PV highlight cells; a bad position is refused in plain words', async () => {
   const page = await openPage();
   await newGame(page, { game: 'sight' });
   await clickCell(page, 'c3');
@@ -211,7 +228,14 @@ test('hint and PV highlight cells; a bad position is refused with the engine mes
   await page.fill('#load-text', 'fen 5:x5 w');
   await page.click('#btn-load');
   await page.waitForFunction(() => document.getElementById('message').className === 'error');
-  assert.match(await page.$eval('#message', (m) => m.textContent), /invalid-position/);
+  // In plain words: what is wrong, not the protocol's error code.
+  const refusal = await page.$eval('#message', (m) => m.textContent);
+  assert.match(refusal, /^Not a Sight position: \S/);
+  assert.doesNotMatch(refusal, /invalid-position|illegal-move|'fen/);
+  await page.fill('#load-text', 'startpos moves c3 c3');
+  await page.click('#btn-load');
+  await page.waitForFunction(() => /^Move 2/.test(document.getElementById('message').textContent));
+  assert.match(await page.$eval('#message', (m) => m.textContent), /^Move 2, c3, cannot be played: c3 is occupied/);
   assert.equal(await page.$eval('#fen', (f) => f.textContent), fen);
   await clickSomeMove(page);
   await page.close();

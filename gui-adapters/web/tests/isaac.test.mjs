@@ -1,6 +1,7 @@
 // Browser tests of Isaac's input (isaac.js, isaac-ui.js): a tile covers any cell pointed at or
 // tapped (centred on it if it fits), hover shows the tile a click places, a phone's first tap
-// shows it and a tap on it places it, the key r and the Turn button turn it, a hint chooses its
+// shows it, a second tap on the same cell places it and a tap on any other cell (one of the
+// tile's own too) moves it there, the key r and the Turn button turn it, a hint chooses its
 // size and orientation, and the advance stepper shows where the counter lands and plays the
 // removal chosen. The panel's figures come from the server. run.sh starts `ludus web --port 0`.
 
@@ -22,7 +23,7 @@ async function choose(page, size, way, touch = false) {
   assert.equal(await orient(page), way);
 }
 
-test('isaac on a phone: a tap on any cell shows the tile, a tap on it places it', async () => {
+test('isaac on a phone: a tap shows the tile, a tap on the same cell places it, any other cell moves it', async () => {
   const context = await newContext(SCREENS.phone);
   const page = await openPage(undefined, context);
   try {
@@ -30,14 +31,26 @@ test('isaac on a phone: a tap on any cell shows the tile, a tap on it places it'
     await choose(page, 3, 'h', true);
     await page.tap('#board .cell[data-cell="45"]');
     assert.deepEqual(await preview(page), ['44', '45', '46'], 'centred on the tapped cell');
+    assert.match(await page.$eval('#message', (m) => m.textContent), /Tap 45 again to place 3h44/);
+    // A tap on another cell of the tile shown nudges it by one cell; nothing is placed.
+    await page.tap('#board .cell[data-cell="46"]');
+    assert.deepEqual(await preview(page), ['45', '46', '47'], 'moved one cell on');
+    await page.tap('#board .cell[data-cell="44"]');
+    assert.deepEqual(await preview(page), ['43', '44', '45'], 'and back');
     await page.tap('#board .cell[data-cell="09"]');
     assert.deepEqual(await preview(page), ['07', '08', '09'], 'moved, and kept on the board');
+    assert.deepEqual(await page.$$eval('#board .dot.legal', (d) => d.map((e) => e.dataset.dot)), ['09'],
+      'a dot on the cell to tap again');
     assert.deepEqual(page.posted, [], 'nothing played yet');
     await page.tap('#btn-rotate');
-    assert.deepEqual(await preview(page), ['08', '18', '28'], 'turned round its middle cell');
-    await page.tap('#board .cell[data-cell="28"]');
+    assert.deepEqual(await preview(page), ['09', '19', '29'], 'turned round the cell tapped');
+    await page.tap('#size-buttons button[data-value="4"]');
+    assert.deepEqual(await preview(page), ['09', '19', '29', '39'], 'a new size at the same cell');
+    assert.match(await page.$eval('#message', (m) => m.textContent), /Tap 09 again to place 4v09/);
+    assert.deepEqual(page.posted, [], 'still nothing played');
+    await page.tap('#board .cell[data-cell="09"]');
     await page.waitForFunction(() => document.body.dataset.ply === '1');
-    assert.deepEqual(page.posted, ['3v08']);
+    assert.deepEqual(page.posted, ['4v09']);
     await shot(page, 'isaac-phone-placed');
   } finally {
     await context.close();
@@ -91,6 +104,8 @@ test('isaac: a hint chooses its tile size and orientation', async () => {
   assert.match(hint, /^[3-7][hv]\d\d$/);
   await page.waitForFunction((size) => document.querySelector('#size-buttons .chosen')?.dataset.value === size, hint[0]);
   assert.equal(await orient(page), hint[1]);
+  // A placement's ghost is a translucent tile over the empty cells it would cover.
+  assert.match(await page.$eval('#board .arrows .line-move.hint .ghost', (g) => getComputedStyle(g).fill), /^rgba\(230, 110, 0, 0\.3\)$/);
   await page.close();
 });
 
@@ -134,5 +149,21 @@ test('isaac: the advance stepper shows where the counter lands and plays the rem
   const hint = (await page.$eval('#status', (s) => s.textContent)).match(/hint: x(\S+)\+(\d+)/);
   await page.waitForFunction((k) => document.getElementById('adv-value').textContent === `+${k}`, hint[2]);
   assert.deepEqual(await page.$$eval('#board .cell.selected', (c) => c.map((e) => e.dataset.cell).length), hint[1][0] * 1);
+  // The hint's ghost round the tile to remove is an outline: the tile keeps its own colour.
+  const ghost = await page.$eval('#board .arrows .line-move.hint .ghost', (g) => getComputedStyle(g).fill);
+  assert.equal(ghost, 'none');
+  await shot(page, 'isaac-hint-removal');
+  // As drawn: inside the tile (off its size label), the same with the ghost as without it.
+  const clip = await page.$eval(`#board .tile[data-tile="${hint[1]}"]`, (t) => {
+    const r = t.getBoundingClientRect();
+    const [x, y] = r.width > r.height ? [r.left + r.width / 4, r.top + r.height / 2]
+      : [r.left + r.width / 2, r.top + r.height / 4];
+    return { x: Math.round(x) - 4, y: Math.round(y) - 4, width: 8, height: 8 };
+  });
+  const withGhost = await page.screenshot({ clip });
+  await page.$eval('#board .arrows .line-move.hint', (g) => { g.style.display = 'none'; });
+  const without = await page.screenshot({ clip });
+  await page.$eval('#board .arrows .line-move.hint', (g) => { g.style.display = ''; });
+  assert.ok(withGhost.equals(without), 'the hint does not tint the tile');
   await page.close();
 });

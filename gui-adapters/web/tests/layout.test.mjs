@@ -5,7 +5,8 @@
 // both sizes; with SCREENSHOT_DOCS=1 the photographs also go to docs/screenshots/ for the
 // README. The board stays where it is (to the pixel) while a person steps through the game or
 // analyses it, and on a desktop the board, its controls and the move list are all on the
-// screen at once. run.sh starts `ludus web --port 0` and passes its address as BASE_URL.
+// screen at once, Tactigon's tall board lying on its side to use the window's width. run.sh
+// starts `ludus web --port 0` and passes its address as BASE_URL.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -95,6 +96,10 @@ for (const [screen, options] of Object.entries(SCREENS)) {
           await page.waitForSelector('#board .landing-mark[data-cell="52"]');
         }
         const m = await checkLayout(page, `${screen} ${g.game}`, g.cell);
+        if (g.game === 'tactigon') {
+          // On its side where the window is wide, upright on a phone.
+          assert.equal(await page.evaluate(() => document.body.dataset.landscape), String(screen === 'desktop'));
+        }
         assert.equal(m.below, screen === 'phone', `${screen} ${g.game}: the side panel ${m.below ? 'below' : 'beside'} the board`);
         sizes.push(`${g.game}: cell ${m.cell.toFixed(1)} px, smallest text ${m.texts[0].px} px `
           + `("${m.texts[0].text}"), on the board ${m.boardText.px} px ("${m.boardText.text}")`);
@@ -204,6 +209,15 @@ test('on a desktop the board, its controls and the move list fit in 1280×800', 
     await load(page, `startpos moves ${TACTIGON_MOVES}`);
     await blur();
     await allOnScreen(page, 'tactigon', [...playing, 'tray-top', 'tray-bottom']);
+    // Tactigon's tall board lies on its side and takes the width its column has.
+    assert.equal(await page.evaluate(() => document.body.dataset.landscape), 'true');
+    const used = await page.evaluate(() => {
+      const picture = document.querySelector('#board .bg').getBoundingClientRect();
+      const box = document.getElementById('board').getBoundingClientRect();
+      return { picture: picture.width, box: box.width, window: innerWidth };
+    });
+    assert.ok(used.picture >= 0.95 * (used.box - 20), `the board ${used.picture} px wide in its box of ${used.box}`);
+    assert.ok(used.picture >= 0.6 * used.window, `the board ${used.picture} px wide in a window of ${used.window}`);
     await page.keyboard.press('ArrowLeft');
     await waitView(page, 23);
     await allOnScreen(page, 'tactigon, an earlier position', [...playing, 'tray-top', 'tray-bottom', 'viewing', 'btn-live']);

@@ -74,19 +74,25 @@ test('isaac: any cell places the tile centred on it, else the nearest that fits'
   assert.deepEqual(p.marks(gap).legal.sort(), ['41', '42', '43', '44']);
 });
 
-test('isaac on a touch screen: a tap shows the tile, a tap on it places it', () => {
+test('isaac on a touch screen: a tap shows the tile, a second tap on the same cell places it', () => {
   const p = new IsaacPicker();
   const legal = emptyBoard(3, 'h').concat(emptyBoard(3, 'v'));
   p.controls(legal);
-  assert.match(p.click('45', legal, true).message, /Tap the tile again to place 3h44/);
+  assert.match(p.click('45', legal, true).message, /Tap 45 again to place 3h44/);
   assert.deepEqual(p.marks(legal).preview, ['44', '45', '46']);
+  assert.deepEqual(p.marks(legal).dots, ['45'], 'the cell to tap again');
+  // A tap on another cell of the tile moves it there: nudged by one cell.
+  assert.match(p.click('46', legal, true).message, /Tap 46 again to place 3h45/);
+  assert.deepEqual(p.marks(legal).preview, ['45', '46', '47']);
   assert.match(p.click('60', legal, true).message, /3h60/, 'a tap elsewhere moves it');
   assert.deepEqual(p.marks(legal).preview, ['60', '61', '62']);
   assert.equal(p.rotate(legal), true);
   assert.equal(p.orient, 'v');
-  assert.deepEqual(p.marks(legal).preview, ['51', '61', '71'], 'turned round its middle cell');
-  assert.deepEqual(p.click('71', legal, true), { play: '3v51' });
+  assert.deepEqual(p.marks(legal).preview, ['50', '60', '70'], 'turned round the cell tapped');
+  assert.match(p.prompt(legal).message, /Tap 60 again to place 3v50/);
+  assert.deepEqual(p.click('60', legal, true), { play: '3v50' });
   assert.deepEqual(p.marks(legal).preview, []);
+  assert.deepEqual(p.click('70', legal, true).play, undefined, 'a first tap never places');
   assert.equal(p.rotate(['3h00']), false, 'no other way to turn');
 });
 

@@ -31,7 +31,8 @@ impl Present for Isaac {
         unit: "points",
     };
 
-    /// A score of 100 or more, or both players out (then the scores, and the tie-break).
+    /// A score of 100 or more (with the other's), or both players out (then the scores, and
+    /// the tie-break); the winner's figures first, as the banner names the winner first.
     fn end_reason(end: &Ending) -> Option<String> {
         let fields: Vec<&str> = end.fen.split_whitespace().collect();
         let (scores, hands) = (fields.get(5)?, fields.get(1)?);
@@ -39,31 +40,47 @@ impl Present for Isaac {
         let (dark, light): (u32, u32) = (dark.parse().ok()?, light.parse().ok()?);
         let [dark_name, light_name] = Self::SEATS;
         if dark >= 100 {
-            return Some(format!("{dark_name} reached {dark} points"));
-        }
-        if light >= 100 {
-            return Some(format!("{light_name} reached {light} points"));
-        }
-        if fields.get(4) == Some(&"dl") {
-            if dark != light {
-                return Some(format!("both players are out, {dark} to {light}"));
-            }
-            let count = |hand: &str, weight: fn(u32) -> u32| -> u32 {
-                hand.chars()
-                    .take(5)
-                    .zip(3..)
-                    .map(|(c, size)| c.to_digit(10).unwrap_or(0) * weight(size))
-                    .sum()
-            };
-            let (dh, lh) = hands.split_once('/')?;
-            let cells = (count(dh, |s| s), count(lh, |s| s));
-            let tiles = (count(dh, |_| 1), count(lh, |_| 1));
             return Some(format!(
-                "both players are out at {dark} all; unplaced cells {} to {}, tiles {} to {}",
-                cells.0, cells.1, tiles.0, tiles.1
+                "{dark_name} reached {dark} points ({light_name} {light})"
             ));
         }
-        None
+        if light >= 100 {
+            return Some(format!(
+                "{light_name} reached {light} points ({dark_name} {dark})"
+            ));
+        }
+        if fields.get(4) != Some(&"dl") {
+            return None;
+        }
+        // Light's figures first when Light won (or leads, if the result is not known).
+        let light_first = match end.result {
+            "p2win" => true,
+            "p1win" | "draw" => false,
+            _ => light > dark,
+        };
+        let pair = |d: u32, l: u32| {
+            if light_first {
+                format!("{l} to {d}")
+            } else {
+                format!("{d} to {l}")
+            }
+        };
+        if dark != light {
+            return Some(format!("both players are out, {}", pair(dark, light)));
+        }
+        let count = |hand: &str, weight: fn(u32) -> u32| -> u32 {
+            hand.chars()
+                .take(5)
+                .zip(3..)
+                .map(|(c, size)| c.to_digit(10).unwrap_or(0) * weight(size))
+                .sum()
+        };
+        let (dh, lh) = hands.split_once('/')?;
+        let cells = pair(count(dh, |s| s), count(lh, |s| s));
+        let tiles = pair(count(dh, |_| 1), count(lh, |_| 1));
+        Some(format!(
+            "both players are out at {dark} all; unplaced cells {cells}, tiles {tiles}"
+        ))
     }
 
     /// Row lines start with `r` and the row number.
@@ -90,27 +107,47 @@ mod tests {
     use super::*;
     use crate::game::{Game, GameId};
 
-    fn reason(fen: &str) -> Option<String> {
+    fn ended(fen: &str, result: &str) -> Option<String> {
         GameId::Isaac.end_reason(&Ending {
             fen,
-            result: "p2win",
+            result,
             p1turn: false,
             no_moves: true,
             options: &[],
         })
     }
 
+    fn reason(fen: &str) -> Option<String> {
+        ended(fen, "p2win")
+    }
+
     #[test]
     fn the_end_by_points_or_by_both_players_out() {
         assert_eq!(
             reason("D3h13 00000/00000 - E - 15/100 5/0").as_deref(),
-            Some("Light reached 100 points")
+            Some("Light reached 100 points (Dark 15)")
         );
         assert_eq!(
             reason("- 11000/00001 - E dl 30/30 3/3").as_deref(),
-            Some("both players are out at 30 all; unplaced cells 7 to 7, tiles 2 to 1")
+            Some("both players are out at 30 all; unplaced cells 7 to 7, tiles 1 to 2")
         );
         assert_eq!(reason("- 54321/54321 d P - 0/0 0/0"), None);
+    }
+
+    #[test]
+    fn the_winners_score_comes_first() {
+        assert_eq!(
+            ended("- 00000/00000 - E dl 64/87 0/0", "p2win").as_deref(),
+            Some("both players are out, 87 to 64")
+        );
+        assert_eq!(
+            ended("- 00000/00000 - E dl 87/64 0/0", "p1win").as_deref(),
+            Some("both players are out, 87 to 64")
+        );
+        assert_eq!(
+            ended("- 10000/00000 - E dl 30/30 3/3", "p2win").as_deref(),
+            Some("both players are out at 30 all; unplaced cells 0 to 3, tiles 0 to 1")
+        );
     }
 
     #[test]

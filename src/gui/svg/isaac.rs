@@ -24,6 +24,8 @@ const CELL: f64 = 48.0;
 const EDGE: f64 = 26.0;
 /// Gap between a tile's border and its cells' borders.
 const INSET: f64 = 3.5;
+/// The radius of the badge of the points a removal won.
+const BADGE: f64 = 14.0;
 
 const CSS: &str = "\
 :where({B} .bg){fill:#f6f2e8}
@@ -340,7 +342,14 @@ fn draw_counters(svg: &mut Svg, pos: &Isaac, scene: &Scene<Isaac>) {
         svg.text((cx, cy), &format!("counter-label {s}"), letter, &[]);
         if let Some((_, k)) = gain.filter(|&(gp, _)| gp == p) {
             let at = (cx + CELL * 0.32, cy - CELL * 0.32);
-            badge(svg, at, "gain", &format!("+{k}"), &format!("{cell:02}"));
+            badge(
+                svg,
+                at,
+                BADGE,
+                "gain",
+                &format!("+{k}"),
+                &format!("{cell:02}"),
+            );
         }
     }
     svg.close_group();

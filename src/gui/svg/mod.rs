@@ -32,6 +32,10 @@ pub(crate) trait Draw: Present {
     /// The drawing of the position as `scene` shows it.
     fn draw(&self, scene: &Scene<Self>) -> String;
 
+    /// Whether the game has a drawing of its board on its side ([`View::landscape`]) that
+    /// differs from the upright one (Tactigon's tall board); false by default.
+    const LANDSCAPE: bool = false;
+
     /// The game's own part of the page's state, sent under the game's name (Isaac's panel:
     /// [`crate::gui::web::isaac`]); none by default.
     fn panel(&self) -> Option<Value> {
@@ -74,6 +78,10 @@ pub struct View<'a> {
     pub flipped: bool,
     /// The move that led to the position, if any: it is highlighted, and what it did is marked.
     pub last: Option<LastMove<'a>>,
+    /// For a screen wider than tall: the board lying on its side where the game has such a
+    /// drawing ([`has_landscape`]: Tactigon, player one on the left); the upright board
+    /// otherwise.
+    pub landscape: bool,
 }
 
 /// The move that led to a position, and the position before it.
@@ -94,6 +102,8 @@ pub(crate) struct Scene<'a, P> {
     pub before: Option<P>,
     /// The last move, `""` if none.
     pub mv: &'a str,
+    /// The board on its side, for a wide screen (games with [`Draw::LANDSCAPE`]).
+    pub landscape: bool,
 }
 
 /// [`board_svg`] seen as `view` says: turned to player two's side, with the last move (from and
@@ -120,6 +130,19 @@ pub fn board_svg_view(
     }
     let values = option_values(game, options)?;
     visit(game, Picture(fen, values, view))
+}
+
+/// Whether `game` has a drawing of its board on its side ([`View::landscape`]) unlike its
+/// upright one: the page then gets both, and shows the one that fills its window best.
+pub fn has_landscape(game: GameId) -> bool {
+    struct Landscape;
+    impl DrawVisitor for Landscape {
+        type Output = bool;
+        fn visit<G: Draw>(self) -> bool {
+            G::LANDSCAPE
+        }
+    }
+    visit(game, Landscape)
 }
 
 /// The game's own part of the page's state for the position `fen` (read with the rule options
@@ -156,6 +179,7 @@ fn read<'a, G: Game>(
         flipped: view.flipped,
         before,
         mv: view.last.map_or("", |last| last.mv),
+        landscape: view.landscape,
     };
     Ok((pos, scene))
 }

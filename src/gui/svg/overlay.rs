@@ -7,7 +7,9 @@
 //!   per cell (`data-dot`, hidden until the page gives it the class `legal`; a ring round an
 //!   occupied cell, a small dot on an empty one);
 //! - an empty `<g class="arrows">` group and the `<defs>` with the arrowheads the page uses
-//!   to draw the hint and the engine's line (`arrow hint`, `arrow pv`, Isaac `ghost` tiles).
+//!   to draw the hint and the engine's line (`arrow hint`, `arrow pv`, Isaac `ghost` tiles: a
+//!   translucent tile where one would be placed, only a dashed outline round a tile to be
+//!   removed, which keeps its own colour).
 
 use super::Svg;
 
@@ -40,6 +42,7 @@ pub(super) const OVERLAY_CSS: &str = "\
 :where({B} .ghost){stroke-width:3;stroke-dasharray:6 3;pointer-events:none}
 :where({B} .ghost.hint){fill:rgba(230,110,0,.3);stroke:rgba(230,110,0,.9)}
 :where({B} .ghost.pv){fill:rgba(21,120,27,.25);stroke:rgba(21,120,27,.8)}
+:where({B} .ghost.removal){fill:none;stroke-width:5}
 :where({B} .arrow-label){font-size:17px;font-weight:bold;fill:#fff;stroke:#0b4a10;stroke-width:3px;paint-order:stroke;text-anchor:middle;dominant-baseline:central}
 ";
 
@@ -64,15 +67,15 @@ pub(super) fn arrow_layer(svg: &mut Svg) {
     svg.raw("<g class=\"arrows\"></g>");
 }
 
-/// A small round badge with `text` at `(x, y)`: `kind` is `capture`, `grown` or `gain`, and
-/// `data` names the cell it is about (`data-<kind>="<cell>"`).
-pub(super) fn badge(svg: &mut Svg, (x, y): (f64, f64), kind: &str, text: &str, cell: &str) {
+/// A small round badge of radius `r` with `text` at `(x, y)`: `kind` is `capture`, `grown` or
+/// `gain`, and `cell` names the cell it is about (`data-<kind>="<cell>"`).
+pub(super) fn badge(svg: &mut Svg, (x, y): (f64, f64), r: f64, kind: &str, text: &str, cell: &str) {
     let attr = format!("data-{kind}");
     svg.raw(&format!(
         "<g class=\"badge {kind}\" {attr}=\"{}\">",
         super::escape(cell)
     ));
-    svg.circle(x, y, 14.0, "", &[]);
+    svg.circle(x, y, r, "", &[]);
     svg.text((x, y), "", text, &[]);
     svg.raw(&format!(
         "<title>{}</title></g>",

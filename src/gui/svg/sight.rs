@@ -18,6 +18,8 @@ const STEP: f64 = 80.0;
 const MARGIN: f64 = 72.0;
 /// Height of the status line under the board.
 const STATUS: f64 = 34.0;
+/// The radius of the `+1` badge of a pile that grew.
+const BADGE: f64 = 14.0;
 
 const CSS: &str = "\
 :where({B} .bg){fill:#e9d8b4}
@@ -189,7 +191,7 @@ fn draw(pos: &Sight, scene: &Scene<Sight>) -> String {
             let (cx, cy) = frame.point(p);
             let name = geo.square_name(p);
             let at = (cx + STEP * 0.3, cy - STEP * 0.3);
-            badge(&mut svg, at, "grown", &format!("+{grew}"), &name);
+            badge(&mut svg, at, BADGE, "grown", &format!("+{grew}"), &name);
         }
     }
     svg.close_group();

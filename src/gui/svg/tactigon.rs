@@ -2,10 +2,14 @@
 //! diagram (docs/rules/tactigon.md §1.6): flat-topped hexes, Red's start area at the bottom, Blue's
 //! at the top, the rows `a`…`g` as the seven vertical files from left to right and the doubled
 //! column `c` growing upwards; flipped, the board is turned half round (Blue below, `g`…`a`).
-//! Every cell is labelled with its name (`d4`, `b10`, …); the two gold tiles are yellow; the
-//! start areas are tinted in their owner's colour. Pieces are drawn as their shapes: circle,
-//! triangle, square and pentagon. The last move's cells are highlighted under the pieces, a
-//! capture carries a `×` badge, and a gold pair that wins unless broken is ringed.
+//! For a wide screen the board can also lie on its side ([`Scene::landscape`]): turned a quarter
+//! round clockwise, Red's start area on the left (flipped: Blue's), the files `a`…`g` as rows
+//! from the top and pointy-topped hexes, so that it fills a window wider than it is tall.
+//! Every cell is labelled with its name (`d4`, `b10`, …) above its piece; the two gold tiles are
+//! yellow; the start areas are tinted in their owner's colour. Pieces are drawn as their
+//! shapes, upright either way: circle, triangle, square and pentagon. The last move's cells are
+//! highlighted under the pieces, a capture carries a `×` badge at the cell's right, clear of its
+//! name, and a gold pair that wins unless broken is ringed.
 
 use super::overlay::{arrow_defs, arrow_layer, badge, legal_dot};
 use super::{Draw, Scene, Svg, regular_polygon};
@@ -24,6 +28,10 @@ const TOP: f64 = 16.0;
 const STATUS: f64 = 34.0;
 /// The largest doubled column.
 const MAX_COL: f64 = 20.0;
+/// Room below the lowest hex of the upright board, above the status line.
+const BOTTOM: f64 = 12.0;
+/// The radius of the `×` badge of a capture.
+const BADGE: f64 = 11.0;
 
 const CSS: &str = "\
 :where({B} .bg){fill:#f4f1ea}
@@ -39,8 +47,8 @@ const CSS: &str = "\
 :where({B} .status){text-anchor:middle}
 ";
 
-/// The screen centre of the cell at row `r` (0 = `a`) and doubled column `c`, seen from Red's
-/// side (or, flipped, from Blue's: the board turned half round).
+/// The screen centre of the cell at row `r` (0 = `a`) and doubled column `c` on the upright
+/// board, seen from Red's side (or, flipped, from Blue's: the board turned half round).
 fn centre(r: u8, c: u8, flipped: bool) -> (f64, f64) {
     let (r, c) = if flipped { (6 - r, 20 - c) } else { (r, c) };
     let dy = HEX * 3f64.sqrt() / 2.0;
@@ -50,10 +58,65 @@ fn centre(r: u8, c: u8, flipped: bool) -> (f64, f64) {
     )
 }
 
-/// The screen centre of `cell`.
-fn cell_centre(cell: usize, flipped: bool) -> (f64, f64) {
-    let (r, c) = board().coords[cell];
-    centre(r, c, flipped)
+/// The width and height of the upright board (the status line not included).
+fn upright_size() -> (f64, f64) {
+    let (right, _) = centre(6, 0, false);
+    // The lowest hex (`d0`) ends one half-height below its centre.
+    let (_, bottom) = centre(3, 0, false);
+    (right + MARGIN, bottom + HEX * 3f64.sqrt() / 2.0 + BOTTOM)
+}
+
+/// How the board lies in the picture: upright (the official diagram's way) or on its side,
+/// and seen from which side.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    /// Seen from Blue's side.
+    flipped: bool,
+    /// On its side: the upright board turned a quarter round clockwise (Red on the left).
+    landscape: bool,
+}
+
+impl Frame {
+    /// The screen centre of `cell`.
+    fn cell(self, cell: usize) -> (f64, f64) {
+        let (r, c) = board().coords[cell];
+        let (x, y) = centre(r, c, self.flipped);
+        if self.landscape {
+            (upright_size().1 - y, x)
+        } else {
+            (x, y)
+        }
+    }
+
+    /// A hexagon of radius `radius` round `(cx, cy)`: flat-topped upright, pointy-topped on its
+    /// side.
+    fn hex(self, (cx, cy): (f64, f64), radius: f64) -> Vec<(f64, f64)> {
+        let start = if self.landscape { 30.0 } else { 0.0 };
+        regular_polygon(cx, cy, radius, 6, start)
+    }
+
+    /// The picture's width and height, the status line included.
+    fn size(self) -> (f64, f64) {
+        let (w, h) = upright_size();
+        if self.landscape {
+            (h, w + STATUS)
+        } else {
+            (w, h + STATUS)
+        }
+    }
+}
+
+/// Where a cell's name is written (above its piece), from the cell's centre: pointy-topped
+/// hexes narrow towards the top, so the name sits a little lower on a board on its side.
+fn name_at(frame: Frame, (cx, cy): (f64, f64)) -> (f64, f64) {
+    let up = if frame.landscape { 0.45 } else { 0.5 };
+    (cx, cy - HEX * up)
+}
+
+/// Where a capture's `×` badge goes, from the cell's centre: at the cell's right, level with
+/// the piece, below the name and inside the hexagon both ways the board lies.
+fn badge_at((cx, cy): (f64, f64)) -> (f64, f64) {
+    (cx + HEX * 0.56, cy + HEX * 0.1)
 }
 
 /// The start area a cell belongs to (within hex distance 2 of a pentagon's start cell, rules
@@ -74,6 +137,8 @@ fn region(r: u8, c: u8) -> &'static str {
 }
 
 impl Draw for Tactigon {
+    const LANDSCAPE: bool = true;
+
     fn draw(&self, scene: &Scene<Tactigon>) -> String {
         draw(self, scene)
     }
@@ -82,12 +147,11 @@ impl Draw for Tactigon {
 /// The drawing of a Tactigon position.
 fn draw(pos: &Tactigon, scene: &Scene<Tactigon>) -> String {
     let b = board();
-    let flip = scene.flipped;
-    let (w, _) = centre(6, 0, false);
-    let w = w + MARGIN;
-    // The lowest hex (`d0`) ends one half-height below its centre.
-    let (_, bottom) = centre(3, 0, false);
-    let h = bottom + HEX * 3f64.sqrt() / 2.0 + 12.0 + STATUS;
+    let frame = Frame {
+        flipped: scene.flipped,
+        landscape: scene.landscape,
+    };
+    let (w, h) = frame.size();
     let mut svg = Svg::new("tactigon", w, h, CSS);
     arrow_defs(&mut svg);
     svg.rect((0.0, 0.0, w, h), "bg", &[]);
@@ -95,21 +159,19 @@ fn draw(pos: &Tactigon, scene: &Scene<Tactigon>) -> String {
     svg.open_group("hexes");
     for cell in 0..CELLS {
         let (r, c) = b.coords[cell];
-        let (cx, cy) = centre(r, c, flip);
         let class = if b.gold >> cell & 1 == 1 {
             "hex gold".to_string()
         } else {
             format!("hex {}", region(r, c))
         };
-        svg.polygon(&regular_polygon(cx, cy, HEX - 1.5, 6, 0.0), &class, &[]);
+        svg.polygon(&frame.hex(frame.cell(cell), HEX - 1.5), &class, &[]);
     }
     svg.close_group();
 
     svg.open_group("spots");
     for cell in 0..CELLS {
-        let (cx, cy) = cell_centre(cell, flip);
         let name = cell_name(cell);
-        let hex = regular_polygon(cx, cy, HEX - 3.0, 6, 0.0);
+        let hex = frame.hex(frame.cell(cell), HEX - 3.0);
         svg.polygon(&hex, "spot", &[("data-spot", &name)]);
     }
     svg.close_group();
@@ -118,8 +180,7 @@ fn draw(pos: &Tactigon, scene: &Scene<Tactigon>) -> String {
     if let Some((from, to)) = scene.mv.split_once('-') {
         for (name, class) in [(from, "last from"), (to, "last to")] {
             if let Some(cell) = parse_cell(name) {
-                let (cx, cy) = cell_centre(cell, flip);
-                let hex = regular_polygon(cx, cy, HEX - 3.0, 6, 0.0);
+                let hex = frame.hex(frame.cell(cell), HEX - 3.0);
                 svg.polygon(&hex, class, &[("data-last", name)]);
             }
         }
@@ -128,8 +189,9 @@ fn draw(pos: &Tactigon, scene: &Scene<Tactigon>) -> String {
 
     svg.open_group("names");
     for cell in 0..CELLS {
-        let (cx, cy) = cell_centre(cell, flip);
-        svg.text((cx, cy - HEX * 0.5), "name", &cell_name(cell), &[]);
+        let name = cell_name(cell);
+        let at = name_at(frame, frame.cell(cell));
+        svg.text(at, "name", &name, &[("data-name", &name)]);
     }
     svg.close_group();
 
@@ -138,7 +200,7 @@ fn draw(pos: &Tactigon, scene: &Scene<Tactigon>) -> String {
         let Some((side, kind)) = pos.piece_at(cell) else {
             continue;
         };
-        let (cx, cy) = cell_centre(cell, flip);
+        let (cx, cy) = frame.cell(cell);
         let cy = cy + HEX * 0.1;
         let class = if side == 0 { "piece p1" } else { "piece p2" };
         let name = cell_name(cell);
@@ -166,9 +228,8 @@ fn draw(pos: &Tactigon, scene: &Scene<Tactigon>) -> String {
     if let Some(holder) = holder {
         let side = if holder == Player::One { "p1" } else { "p2" };
         for cell in bits(b.gold) {
-            let (cx, cy) = cell_centre(cell, flip);
             let name = cell_name(cell);
-            let hex = regular_polygon(cx, cy, HEX + 1.0, 6, 0.0);
+            let hex = frame.hex(frame.cell(cell), HEX + 1.0);
             svg.polygon(
                 &hex,
                 "gold-alert",
@@ -178,9 +239,8 @@ fn draw(pos: &Tactigon, scene: &Scene<Tactigon>) -> String {
     }
     if let Some(before) = &scene.before {
         for cell in captures(before, pos) {
-            let (cx, cy) = cell_centre(cell, flip);
-            let at = (cx + HEX * 0.5, cy - HEX * 0.45);
-            badge(&mut svg, at, "capture", "×", &cell_name(cell));
+            let at = badge_at(frame.cell(cell));
+            badge(&mut svg, at, BADGE, "capture", "×", &cell_name(cell));
         }
     }
     svg.close_group();
@@ -191,7 +251,7 @@ fn draw(pos: &Tactigon, scene: &Scene<Tactigon>) -> String {
         let occupied = pos.piece_at(cell).is_some();
         legal_dot(
             &mut svg,
-            cell_centre(cell, flip),
+            frame.cell(cell),
             &name,
             occupied,
             (HEX * 0.17, HEX * 0.7),
@@ -202,10 +262,9 @@ fn draw(pos: &Tactigon, scene: &Scene<Tactigon>) -> String {
 
     svg.open_group("cells");
     for cell in 0..CELLS {
-        let (cx, cy) = cell_centre(cell, flip);
         let name = cell_name(cell);
         svg.polygon(
-            &regular_polygon(cx, cy, HEX, 6, 0.0),
+            &frame.hex(frame.cell(cell), HEX),
             "cell",
             &[("data-cell", &name)],
         );

@@ -1,5 +1,6 @@
 //! What the page shows of the current position beside the move list's raw moves: the board
-//! drawn from both sides with the last move and what it did ([`board_svg_view`]), each move as
+//! drawn from both sides with the last move and what it did ([`board_svg_view`]; Tactigon's
+//! also on its side, for a wide window: [`has_landscape`]), each move as
 //! the list shows it, the pieces each side has lost (Tactigon's trays), a warning about the
 //! position (Tactigon's gold pair) and the game's own panel (Isaac's, [`panel`]), each asked of
 //! the game ([`crate::game::present`], [`crate::gui::svg`]). All of it is read from positions
@@ -10,7 +11,7 @@
 
 use serde_json::{Value, json};
 
-use crate::gui::svg::{LastMove, View, board_svg_view, panel};
+use crate::gui::svg::{LastMove, View, board_svg_view, has_landscape, panel};
 
 use super::error::ApiError;
 use super::session::{Board, Session};
@@ -35,10 +36,11 @@ pub fn redraw(session: &mut Session) {
         session.moves[i].shown = shown;
     }
     let fen = session.snap.fen.as_str();
-    let (svg, svg_flipped) = drawings(session, session.moves.len(), fen, &options);
+    let (svg, svg_flipped, wide) = drawings(session, session.moves.len(), fen, &options);
     let board = Board {
         svg,
         svg_flipped,
+        wide,
         lost: game.lost_pieces(&options, &session.start_fen, fen),
         alert: game.alert(&options, fen),
         panel: panel(game, fen, &options),
@@ -47,13 +49,14 @@ pub fn redraw(session: &mut Session) {
 }
 
 /// The drawings of `fen`, the position after `ply` moves of `session`, from both sides, with
-/// the move that led to it.
+/// the move that led to it: upright from player one's and from player two's side, and on its
+/// side from both (in that order) if the game has such a drawing.
 fn drawings(
     session: &Session,
     ply: usize,
     fen: &str,
     options: &[(String, String)],
-) -> (String, String) {
+) -> (String, String, Option<[String; 2]>) {
     let last = ply
         .checked_sub(1)
         .and_then(|i| session.moves.get(i).map(|m| (i, m)))
@@ -61,16 +64,23 @@ fn drawings(
             mv: m.text.as_str(),
             before: session.fen_before(i),
         });
-    let draw = |flipped: bool| {
-        let view = View { flipped, last };
-        board_svg_view(session.settings.game, fen, options, &view).unwrap_or_else(|e| error_svg(&e))
+    let game = session.settings.game;
+    let draw = |flipped: bool, landscape: bool| {
+        let view = View {
+            flipped,
+            last,
+            landscape,
+        };
+        board_svg_view(game, fen, options, &view).unwrap_or_else(|e| error_svg(&e))
     };
-    (draw(false), draw(true))
+    let wide = has_landscape(game).then(|| [draw(false, true), draw(true, true)]);
+    (draw(false, false), draw(true, false), wide)
 }
 
 /// The position after `ply` moves as the page shows it from its move list: `ply`, `live`
 /// (whether it is the current position), `fen`, `move` and `shown` (the move that led to it,
-/// `null` at the start), `p1turn`, the drawings `svg` and `svg_flipped` with that move marked,
+/// `null` at the start), `p1turn`, the drawings `svg` and `svg_flipped` with that move marked
+/// (and `svg_wide`, `svg_wide_flipped`, on its side, for a game that has such a drawing),
 /// `lost` (Tactigon's trays) and the game's own panel under its name (`isaac`: Isaac's panel and
 /// removals).
 pub fn view(session: &Session, ply: usize) -> Result<Value, String> {
@@ -85,7 +95,7 @@ pub fn view(session: &Session, ply: usize) -> Result<Value, String> {
         return Err(format!("the position after {ply} moves is not known yet"));
     }
     let options = drawing_options(&session.settings);
-    let (svg, svg_flipped) = drawings(session, ply, fen, &options);
+    let (svg, svg_flipped, wide) = drawings(session, ply, fen, &options);
     let played = ply.checked_sub(1).and_then(|i| session.moves.get(i));
     let game = session.settings.game;
     let mut answer = json!({
@@ -99,6 +109,10 @@ pub fn view(session: &Session, ply: usize) -> Result<Value, String> {
         "svg_flipped": svg_flipped,
         "lost": game.lost_pieces(&options, &session.start_fen, fen),
     });
+    if let (Some(map), Some([wide, wide_flipped])) = (answer.as_object_mut(), wide) {
+        map.insert("svg_wide".into(), json!(wide));
+        map.insert("svg_wide_flipped".into(), json!(wide_flipped));
+    }
     if let (Some(map), Some((name, value))) = (answer.as_object_mut(), panel(game, fen, &options)) {
         map.insert(name.into(), value);
     }

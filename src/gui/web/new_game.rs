@@ -9,7 +9,7 @@ use serde::Deserialize;
 use super::board::redraw;
 use super::error::ApiError;
 use super::moves::schedule;
-use super::query::{QUERY_TIMEOUT, check_position, configure, parse_position_text};
+use super::query::{QUERY_TIMEOUT, check_position, configure, parse_position_text, plain_refusal};
 use super::session::{Played, Session, position_line};
 use super::settings::{Mode, NewGame, Settings, settings_from};
 use super::state::{Change, Reply, State};
@@ -49,9 +49,8 @@ pub fn load(state: &mut State, request: &LoadRequest) -> Reply {
         Ok(Err(refusal)) => {
             // The engine has no position now; give it the game's back.
             let _ = state.refresh();
-            return Err(ApiError::bad(format!(
-                "the engine refuses the position: {refusal}"
-            )));
+            let game = state.session.settings.game.name();
+            return Err(ApiError::bad(plain_refusal(game, &refusal)));
         }
         Err(failure) => {
             state.engine = None;

@@ -78,6 +78,49 @@ pub fn check_position(
     }
 }
 
+/// An engine's refusal of a pasted position (the detail of its `info string error …` line:
+/// `invalid-position '<text>': <why>`, `illegal-move move <n> <move>: <why>`, or another
+/// code) in plain words for the person who pasted it, without the protocol's codes: `Not a
+/// Sight position: <why>`, `Move 2, c3, cannot be played: <why>`.
+pub fn plain_refusal(game: &str, refusal: &str) -> String {
+    let (code, detail) = refusal.split_once(' ').unwrap_or((refusal, ""));
+    // `'<text>': <why>`: the text quoted (it may hold `: ` itself), then the reason.
+    let why = |text: &str| {
+        let after = if text.starts_with('\'') {
+            text.find("': ").map(|at| &text[at + 3..])
+        } else {
+            text.split_once(": ").map(|(_, why)| why)
+        };
+        after.unwrap_or(text).to_string()
+    };
+    let mut name = game.to_string();
+    if let Some(first) = name.get_mut(..1) {
+        first.make_ascii_uppercase();
+    }
+    match code {
+        "invalid-position" => format!("Not a {name} position: {}", why(detail)),
+        "illegal-move" => {
+            // `move <n> <move>: <why>`
+            let words: Vec<&str> = detail.splitn(3, ' ').collect();
+            match words.as_slice() {
+                ["move", n, rest] => {
+                    let (mv, reason) = rest.split_once(": ").unwrap_or((rest, ""));
+                    if reason.is_empty() {
+                        format!("Move {n}, {mv}, cannot be played")
+                    } else {
+                        format!("Move {n}, {mv}, cannot be played: {reason}")
+                    }
+                }
+                _ => format!("A move cannot be played: {detail}"),
+            }
+        }
+        _ if code.contains('-') && !detail.is_empty() => {
+            format!("The engine does not take this position: {detail}")
+        }
+        _ => format!("The engine does not take this position: {refusal}"),
+    }
+}
+
 /// Reads a pasted position: `[position] startpos [moves …]`, `[position] fen <F> [moves …]`,
 /// or a bare position `<F> [moves …]`. Returns the start (`startpos` or `fen <F>`) and the
 /// moves.
@@ -107,6 +150,36 @@ pub fn parse_position_text(text: &str) -> Result<(String, Vec<String>), String> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn refusals_are_said_in_plain_words() {
+        assert_eq!(
+            plain_refusal(
+                "sight",
+                "invalid-position 'hello world': side to move must be w or b, not 'world'"
+            ),
+            "Not a Sight position: side to move must be w or b, not 'world'"
+        );
+        assert_eq!(
+            plain_refusal("sight", "invalid-position 'a: b': the board is missing"),
+            "Not a Sight position: the board is missing"
+        );
+        assert_eq!(
+            plain_refusal(
+                "sight",
+                "illegal-move move 2 c3: c3 is occupied: a piece is placed on an empty point"
+            ),
+            "Move 2, c3, cannot be played: c3 is occupied: a piece is placed on an empty point"
+        );
+        assert_eq!(
+            plain_refusal("tactigon", "illegal-move move 1 zz"),
+            "Move 1, zz, cannot be played"
+        );
+        assert_eq!(
+            plain_refusal("isaac", "bad-argument depth must be a number"),
+            "The engine does not take this position: depth must be a number"
+        );
+    }
 
     #[test]
     fn pasted_positions_are_read_in_every_form() {

@@ -28,7 +28,7 @@ use super::error::ApiError;
 use super::events::Hub;
 use super::new_game::new_game;
 use super::probe::EngineInfo;
-use super::settings::{Mode, NewGame};
+use super::settings::{Mode, NewGame, default_level};
 
 /// How long a session lives after its last tab said it left, unless a tab names it again.
 pub const LEAVE_GRACE: Duration = Duration::from_secs(10);
@@ -204,7 +204,7 @@ impl Registry {
             game: self.first_game.name().to_string(),
             options: Default::default(),
             mode: Mode::HumanEngine,
-            level: None,
+            level: default_level(&self.info),
             movetime: None,
         };
         if let Err(e) = app.act(|state| new_game(state, &first)) {

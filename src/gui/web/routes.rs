@@ -18,7 +18,7 @@ use super::moves::{self, MoveRequest, PauseRequest};
 use super::new_game::{self, LoadRequest};
 use super::registry::{Registry, well_formed};
 use super::review::{self, ReviewRequest};
-use super::settings::NewGame;
+use super::settings::{NewGame, default_level};
 
 /// What the router needs: the sessions and the event streams.
 pub struct Server {
@@ -91,6 +91,7 @@ impl Server {
             "engine": info.name,
             "games": games,
             "options": info.options,
+            "default_level": default_level(info),
             "max_sessions": config.max_sessions,
             "idle_timeout": config.idle_timeout.as_secs_f64(),
         })

@@ -21,6 +21,9 @@ pub struct Board {
     pub svg: String,
     /// The drawing seen from player two's side.
     pub svg_flipped: String,
+    /// For a game whose board also lies on its side for a wide window (Tactigon): that
+    /// drawing from player one's side and from player two's.
+    pub wide: Option<[String; 2]>,
     /// Tactigon: the kinds of pieces each side has lost since the start (player one's first).
     pub lost: Option<[Vec<&'static str>; 2]>,
     /// A warning for the side to move, e.g. the opponent's gold pair.
@@ -31,8 +34,9 @@ pub struct Board {
 }
 
 impl Board {
-    /// The JSON fields of the board in the page's state: `svg`, `svg_flipped`, `lost`, `alert`,
-    /// and the game's own panel under its name (`isaac`) if it has one.
+    /// The JSON fields of the board in the page's state: `svg`, `svg_flipped`, `svg_wide` and
+    /// `svg_wide_flipped` (the board on its side; only for a game that has it), `lost`,
+    /// `alert`, and the game's own panel under its name (`isaac`) if it has one.
     pub fn fields(&self) -> Vec<(&'static str, Value)> {
         let mut fields = vec![
             ("svg", json!(self.svg)),
@@ -40,6 +44,10 @@ impl Board {
             ("lost", json!(self.lost)),
             ("alert", json!(self.alert)),
         ];
+        if let Some([wide, wide_flipped]) = &self.wide {
+            fields.push(("svg_wide", json!(wide)));
+            fields.push(("svg_wide_flipped", json!(wide_flipped)));
+        }
         fields.extend(self.panel.clone());
         fields
     }

@@ -16,6 +16,26 @@ use super::query::RATING_PREFIX;
 /// Longest time per engine move the page may ask for, in milliseconds.
 const MAX_MOVETIME: u64 = 600_000;
 
+/// The rating a new session's engine plays at, and the new-game dialog's first choice: a
+/// moderate opponent a newcomer can enjoy (on each game's own scale, docs/strength.md,
+/// "Levels"), not full strength, which in Sight 5×5 plays from the solved book and shows the
+/// newcomer's loss in so many moves after the first one.
+pub const DEFAULT_RATING: i64 = 1000;
+
+/// The level a new session plays at: [`DEFAULT_RATING`] (`elo 1000`, brought within the
+/// engine's `UCI_Elo` range) for an engine with ratings (`UCI_LimitStrength` and `UCI_Elo`),
+/// else none (the engine's own default `Level`).
+pub fn default_level(info: &EngineInfo) -> Option<String> {
+    info.option("UCI_LimitStrength")?;
+    let elo = info.option("UCI_Elo")?;
+    let low = elo.min.unwrap_or(DEFAULT_RATING);
+    let high = elo.max.unwrap_or(DEFAULT_RATING).max(low);
+    Some(format!(
+        "{RATING_PREFIX}{}",
+        DEFAULT_RATING.clamp(low, high)
+    ))
+}
+
 /// Who plays a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Seat {
