@@ -304,7 +304,13 @@ fn main() -> ExitCode {
                     ColorArg::Never => false,
                 },
             };
-            let input = Box::new(std::io::BufReader::new(std::io::stdin()));
+            // Lines are edited key by key where both ends are a terminal; a pipe's are read
+            // as they come.
+            let input = if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+                terminal::Input::Terminal
+            } else {
+                terminal::Input::Lines(Box::new(std::io::BufReader::new(std::io::stdin())))
+            };
             terminal::run(&args, input, &mut std::io::stdout())
         }
         Some(Command::Web {

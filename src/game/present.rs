@@ -57,6 +57,20 @@ pub enum Ink {
     Special,
 }
 
+/// How a seat's pieces look where there are no pictures (the terminal's colours), after the
+/// board picture of the web page: light or dark pieces and tiles, or red and blue ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    /// Light pieces (Sight's White, Isaac's Light).
+    Light,
+    /// Dark pieces (Sight's Black, Isaac's Dark).
+    Dark,
+    /// Red pieces (Tactigon's Red).
+    Red,
+    /// Blue pieces (Tactigon's Blue).
+    Blue,
+}
+
 /// What the final position of a game tells about its end, as the engine printed it (the
 /// protocol does not say why a game ended).
 #[derive(Clone, Copy, Debug)]
@@ -96,6 +110,12 @@ pub trait Present: Game {
     const MOVE_EXAMPLES: &'static [&'static str];
     /// How the game's moves name the places on its board.
     const NOTATION: Notation;
+    /// How player one's and player two's pieces look ([`Tone`]), as the board picture draws
+    /// them.
+    const TONES: [Tone; 2];
+    /// Whether the notation writes every move in lower case only, so that case carries no
+    /// meaning in a move and a front end may read a typed `C3` as `c3`.
+    const MOVES_IN_LOWER_CASE: bool;
     /// How its evaluations are worded: by default a plain number, 100 engine units to 1
     /// (`+0.35`).
     const SCORE_WORDS: ScoreWords = ScoreWords {
@@ -178,6 +198,31 @@ impl GameId {
             }
         }
         self.visit(Kind)
+    }
+
+    /// How player one's and player two's pieces look ([`Present::TONES`]).
+    pub fn tones(self) -> [Tone; 2] {
+        struct Tones;
+        impl GameVisitor for Tones {
+            type Output = [Tone; 2];
+            fn visit<G: Evaluate + Present>(self) -> [Tone; 2] {
+                G::TONES
+            }
+        }
+        self.visit(Tones)
+    }
+
+    /// Whether every move of the game is written in lower case
+    /// ([`Present::MOVES_IN_LOWER_CASE`]).
+    pub fn moves_in_lower_case(self) -> bool {
+        struct Lower;
+        impl GameVisitor for Lower {
+            type Output = bool;
+            fn visit<G: Evaluate + Present>(self) -> bool {
+                G::MOVES_IN_LOWER_CASE
+            }
+        }
+        self.visit(Lower)
     }
 
     /// How the game's evaluations are worded ([`Present::SCORE_WORDS`]).

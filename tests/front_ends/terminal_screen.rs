@@ -1,7 +1,7 @@
 //! `ludus play` on a real 80×24 terminal (tmux): for every game the whole board, the recent
 //! moves and the prompt fit the screen, no line is wider than 80 columns, the last move is
-//! marked on the board (reverse video), an illegal move is explained, and the end of a game
-//! says why it ended.
+//! marked on the board (between brackets), an illegal move is explained, and the end of a game
+//! says why it ended. The helpers here serve `terminal_items.rs` too.
 //!
 //! Needs tmux (`.ci/run` installs it). Without tmux the tests say so and pass, unless
 //! `LUDUS_REQUIRE_TMUX=1` (set by CI) makes that a failure.
@@ -18,12 +18,12 @@ const LUDUS: &str = env!("CARGO_BIN_EXE_ludus");
 
 /// One tmux server of its own (so that nothing else's sessions are touched) with an 80×24
 /// window running `ludus play`.
-struct Screen {
+pub struct Screen {
     socket: String,
 }
 
 /// Whether tmux can be used; panics when it is required and missing.
-fn tmux_available() -> bool {
+pub fn tmux_available() -> bool {
     let found = Command::new("tmux")
         .arg("-V")
         .output()
@@ -39,9 +39,14 @@ fn tmux_available() -> bool {
 }
 
 impl Screen {
-    fn start(name: &str, play_args: &[&str]) -> Screen {
+    pub fn start(name: &str, play_args: &[&str]) -> Screen {
+        Screen::start_command(name, &format!("{LUDUS} play {}", play_args.join(" ")))
+    }
+
+    /// An 80×24 window running `command` (with `NO_COLOR` unset).
+    pub fn start_command(name: &str, command: &str) -> Screen {
         let socket = format!("ludus-{name}-{}", std::process::id());
-        let command = format!("env -u NO_COLOR {LUDUS} play {}", play_args.join(" "));
+        let command = format!("env -u NO_COLOR {command}");
         let screen = Screen { socket };
         let status = screen
             .tmux(&[
@@ -75,26 +80,26 @@ impl Screen {
     }
 
     /// What the 24 lines of the window show now, without attributes.
-    fn visible(&self) -> String {
+    pub fn visible(&self) -> String {
         let out = self.tmux(&["capture-pane", "-p", "-t", "play"]);
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
     /// The window's whole history with wrapped lines joined: a line wider than the terminal
     /// shows here as one long line.
-    fn history(&self) -> String {
+    pub fn history(&self) -> String {
         let out = self.tmux(&["capture-pane", "-p", "-J", "-S", "-", "-t", "play"]);
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
     /// The visible lines with their attributes (escape sequences).
-    fn visible_with_attributes(&self) -> String {
+    pub fn visible_with_attributes(&self) -> String {
         let out = self.tmux(&["capture-pane", "-p", "-e", "-t", "play"]);
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
     /// Types `line` and Enter.
-    fn type_line(&self, line: &str) {
+    pub fn type_line(&self, line: &str) {
         assert!(
             self.tmux(&["send-keys", "-t", "play", "-l", line])
                 .status
@@ -107,8 +112,15 @@ impl Screen {
         );
     }
 
+    /// Presses `keys`, tmux's names of keys (`Up`, `Left`, `BSpace`, `Enter`) or text.
+    pub fn press(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "play"];
+        args.extend_from_slice(keys);
+        assert!(self.tmux(&args).status.success());
+    }
+
     /// Waits until the visible screen satisfies `done`; panics with the screen after 20 s.
-    fn wait_for(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
+    pub fn wait_for(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
         loop {
             let screen = self.visible();
@@ -131,7 +143,7 @@ impl Drop for Screen {
 }
 
 /// The non-blank lines of a screen, last first.
-fn last_line(screen: &str) -> &str {
+pub fn last_line(screen: &str) -> &str {
     screen
         .lines()
         .rev()
@@ -139,47 +151,8 @@ fn last_line(screen: &str) -> &str {
         .unwrap_or("")
 }
 
-/// The runs of characters drawn in reverse video (SGR 7 until SGR 0 or 27), in screen order.
-fn reversed_runs(captured: &str) -> Vec<String> {
-    let mut runs = Vec::new();
-    let mut current = String::new();
-    let mut reverse = false;
-    let mut chars = captured.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\x1b' && chars.peek() == Some(&'[') {
-            chars.next();
-            let mut params = String::new();
-            for p in chars.by_ref() {
-                if p.is_ascii_alphabetic() {
-                    if p == 'm' {
-                        for n in params.split(';') {
-                            match n {
-                                "" | "0" | "27" => reverse = false,
-                                "7" => reverse = true,
-                                _ => {}
-                            }
-                        }
-                    }
-                    break;
-                }
-                params.push(p);
-            }
-            continue;
-        }
-        if reverse && c != '\n' {
-            current.push(c);
-        } else if !current.is_empty() {
-            runs.push(std::mem::take(&mut current));
-        }
-    }
-    if !current.is_empty() {
-        runs.push(current);
-    }
-    runs
-}
-
 /// Every line of the history fits 80 columns.
-fn assert_fits_80_columns(screen: &Screen) {
+pub fn assert_fits_80_columns(screen: &Screen) {
     let history = screen.history();
     for line in history.lines() {
         assert!(
@@ -191,7 +164,8 @@ fn assert_fits_80_columns(screen: &Screen) {
 
 /// Plays `first` (one move) and `illegal` (refused) in `game` between two people on 80×24,
 /// and checks the screen: the first and last lines of the board on it with the moves line and
-/// the prompt, the squares the move changed in reverse video, the reason for the refusal.
+/// the prompt, the board's lines with what the move changed between brackets (`marked`, and no
+/// other line with a bracket), the reason for the refusal.
 fn check_game(
     game: &str,
     first: &str,
@@ -204,7 +178,7 @@ fn check_game(
     let screen = Screen::start(game, &["--game", game, "--p1", "human", "--p2", "human"]);
     screen.wait_for("the first prompt", |s| last_line(s).ends_with("to move>"));
     screen.type_line(first);
-    let moves = format!("Moves: 1.{first}");
+    let moves = format!("Moves: 1. {first}");
     let shown = screen.wait_for("the board after the first move", |s| {
         s.contains(&moves) && last_line(s).ends_with("to move>")
     });
@@ -215,9 +189,13 @@ fn check_game(
         top.is_some() && bottom > top,
         "{game}: the whole board is on the screen:\n{shown}"
     );
+    let bracketed: Vec<&str> = lines[top.unwrap_or(0)..=bottom.unwrap_or(0)]
+        .iter()
+        .copied()
+        .filter(|l| l.contains('['))
+        .collect();
     assert_eq!(
-        reversed_runs(&screen.visible_with_attributes()),
-        marked,
+        bracketed, marked,
         "{game}: the last move is marked\n{shown}"
     );
     screen.type_line(illegal);
@@ -238,7 +216,7 @@ fn sight_fits_80_by_24_marks_the_move_and_explains_a_refusal() {
             "c3",
             " 5  ",
             "    a   b",
-            &["w"],
+            &[" 3  .---.--[w]--.---."],
             "c3",
             "c3 is occupied",
         );
@@ -253,7 +231,7 @@ fn isaac_fits_80_by_24_marks_the_move_and_explains_a_refusal() {
             "7h41",
             "     l9",
             "     c0",
-            &["D7"; 7],
+            &[" r4   .  [D7---D7---D7---D7---D7---D7---D7]   .    .    l5"],
             "7h41",
             "the tile would cover an occupied cell",
         );
@@ -268,7 +246,10 @@ fn tactigon_fits_80_by_24_marks_the_move_and_explains_a_refusal() {
             "d0-c1",
             "   0  1  2",
             "   0  1  2",
-            &["C", "."],
+            &[
+                "c    [C]    S     T     .     .     .     .     t     s     .",
+                "d [.]    T     P     S     C     .     c     s     p     t     c",
+            ],
             "d10-d12",
             "no Blue piece on d10",
         );
@@ -306,8 +287,14 @@ fn the_end_of_a_game_says_why_on_80_by_24() {
         ],
     );
     for (i, m) in moves.iter().enumerate() {
+        // One board and moves line a move.
         screen.wait_for("a prompt", |s| {
-            last_line(s).ends_with("to move>") && (i == 0 || s.contains(&format!(" {i}.")))
+            let boards = screen
+                .history()
+                .lines()
+                .filter(|l| l.starts_with("Moves:"))
+                .count();
+            last_line(s).ends_with("to move>") && boards == i
         });
         screen.type_line(m);
     }

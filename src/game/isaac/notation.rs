@@ -287,16 +287,41 @@ pub fn write_move(m: IsaacMove) -> String {
     }
 }
 
+/// How the text board joins a cell to its tile's next cell.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Join {
+    /// The last cell of a tile, or no tile.
+    None,
+    /// The next cell is to the right (`D4---D4`).
+    Right,
+    /// The next cell is below (`D3|`).
+    Down,
+}
+
+/// The width of a cell on the text board: a tile's owner and size, a counter, a join.
+const FIELD: usize = 5;
+
 /// The board as Dark sees it, with Dark's coordinates (rows `r`, columns `c`, left and bottom)
-/// and Light's (right and top); counters are marked `d` and `l` after the cell's tile.
+/// and Light's (right and top); counters are marked `d` and `l` after the cell's tile. The cells
+/// of one tile are joined (`D4---D4---D4` across, `D3|` over the cell below), so that two tiles
+/// of one owner side by side are told apart.
 pub fn render(p: &Isaac) -> String {
     let mut cell_text = vec![" .".to_string(); CELLS];
+    let mut joins = [Join::None; CELLS];
     for t in p.tiles() {
         let owner = if t.owner == 0 { 'D' } else { 'L' };
         let mut mask = t.mask();
         while mask != 0 {
-            cell_text[mask.trailing_zeros() as usize] = format!("{owner}{}", t.size);
+            let cell = mask.trailing_zeros() as usize;
+            cell_text[cell] = format!("{owner}{}", t.size);
             mask &= mask - 1;
+            // Rows are drawn top (row 9) to bottom: a vertical tile's cells above its anchor
+            // join the cell below; a horizontal tile's cells but its last join the next.
+            joins[cell] = match (t.vertical, cell == t.anchor as usize, mask != 0) {
+                (true, false, _) => Join::Down,
+                (false, _, true) => Join::Right,
+                _ => Join::None,
+            };
         }
     }
     if p.phase() != Phase::Placement {
@@ -306,22 +331,29 @@ pub fn render(p: &Isaac) -> String {
             }
         }
     }
-    let mut out = String::from("     ");
-    out.push_str(
-        &(0..10)
-            .map(|c| format!("l{:<3}", 9 - c))
-            .collect::<String>(),
-    );
-    out.push_str("   (Light's columns)\n");
-    for r in (0..10).rev() {
-        let row: String = (0..10)
-            .map(|c| format!("{:<4}", cell_text[10 * r + c]))
+    let field = |cell: usize| {
+        let text = &cell_text[cell];
+        let fill = FIELD.saturating_sub(text.len()).max(1);
+        match joins[cell] {
+            Join::Right => format!("{text}{}", "-".repeat(fill)),
+            Join::Down => format!("{text}|{}", " ".repeat(fill - 1)),
+            Join::None => format!("{text}{}", " ".repeat(fill)),
+        }
+    };
+    let axis = |letter: char, number: &dyn Fn(usize) -> usize| -> String {
+        let labels: String = (0..10)
+            .map(|c| format!("{letter}{:<w$}", number(c), w = FIELD - 1))
             .collect();
+        format!("     {}", labels.trim_end())
+    };
+    let mut out = axis('l', &|c| 9 - c);
+    out.push_str("     (Light's columns)\n");
+    for r in (0..10).rev() {
+        let row: String = (0..10).map(|c| field(10 * r + c)).collect();
         out.push_str(&format!(" r{r}  {row} l{}\n", 9 - r));
     }
-    out.push_str("     ");
-    out.push_str(&(0..10).map(|c| format!("c{c:<3}")).collect::<String>());
-    out.push_str("   (Dark's columns)\n");
+    out.push_str(&axis('c', &|c| c));
+    out.push_str("     (Dark's columns)\n");
     let phase = match p.phase() {
         Phase::Placement => "placement",
         Phase::Scoring => "scoring",
@@ -333,7 +365,8 @@ pub fn render(p: &Isaac) -> String {
         (_, Player::Two) => "Light (l)",
     };
     out.push_str(&format!(
-        "Phase: {phase}   To move: {to_move}   Cell = 10·row + column\n"
+        "Phase: {phase}   To move: {to_move}   Cell = 10·row + column\n\
+         Tiles: cells joined by --- (across) or by | (to the cell below)\n"
     ));
     let passed_word = if p.phase() == Phase::Placement {
         "passed"
@@ -367,4 +400,36 @@ pub fn render(p: &Isaac) -> String {
         p.hash()
     ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiles_of_one_owner_side_by_side_are_drawn_apart() {
+        // 3h00 and 3h03 touch in row 0; 3v06 and 3v36 in column 6; Dark's counter on cell 14
+        // (a tile's), Light's on 19 (an empty cell).
+        let fen = "D3h00,D3h03,D3v06,D3v36,L3h13 00000/00000 d S - 14/80 0/0";
+        let pos = parse_position(fen, IsaacRules::default()).unwrap_or_else(|e| panic!("{e}"));
+        let board = render(&pos);
+        let row = |r: &str| board.lines().find(|l| l.starts_with(r)).unwrap_or("");
+        assert_eq!(
+            row(" r3 "),
+            " r3   .    .    .    .    .    .   D3    .    .    .    l6"
+        );
+        assert_eq!(
+            row(" r2 "),
+            " r2   .    .    .    .    .    .   D3|   .    .    .    l7"
+        );
+        assert_eq!(
+            row(" r1 "),
+            " r1   .    .    .   L3---L3d--L3   D3|   .    .    .l   l8"
+        );
+        assert_eq!(
+            row(" r0 "),
+            " r0  D3---D3---D3   D3---D3---D3   D3    .    .    .    l9"
+        );
+        assert!(board.lines().all(|l| l.chars().count() <= 80), "{board}");
+    }
 }

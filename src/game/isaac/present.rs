@@ -4,7 +4,7 @@
 
 use super::{Isaac, Tile};
 use crate::game::Player;
-use crate::game::present::{Ending, Ink, Notation, Present, ScoreWords};
+use crate::game::present::{Ending, Ink, Notation, Present, ScoreWords, Tone};
 
 /// The player whose score rose between `before` and `after`, and by how much.
 pub fn gain(before: &Isaac, after: &Isaac) -> Option<(Player, u8)> {
@@ -24,6 +24,9 @@ impl Present for Isaac {
     const SEATS: [&'static str; 2] = ["Dark", "Light"];
     const MOVE_EXAMPLES: &'static [&'static str] = &["7h00", "x4h23+24"];
     const NOTATION: Notation = Notation::Tiles;
+    const TONES: [Tone; 2] = [Tone::Dark, Tone::Light];
+    /// Lower case only: tiles `7h00`, removals `x4h23+24` and `pass`.
+    const MOVES_IN_LOWER_CASE: bool = true;
     /// In points of score: the evaluation's unit is a tenth of a point (`eval.rs`).
     const SCORE_WORDS: ScoreWords = ScoreWords {
         per_unit: 10,

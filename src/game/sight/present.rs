@@ -4,7 +4,7 @@
 
 use super::Sight;
 use super::geometry::Geometry;
-use crate::game::present::{Ending, Ink, Notation, Present};
+use crate::game::present::{Ending, Ink, Notation, Present, Tone};
 
 /// The piles that grew between `before` and `after`, with how much (a new piece is not a pile
 /// that grew), in point order.
@@ -34,6 +34,9 @@ impl Present for Sight {
     const SEATS: [&'static str; 2] = ["White", "Black"];
     const MOVE_EXAMPLES: &'static [&'static str] = &["c3", "b4-c4"];
     const NOTATION: Notation = Notation::Squares;
+    const TONES: [Tone; 2] = [Tone::Light, Tone::Dark];
+    /// Lower case only: squares `c3`, `b4-c4`, a growth suffix `+d3`.
+    const MOVES_IN_LOWER_CASE: bool = true;
 
     /// Sight ends only when the side to move has no legal move.
     fn end_reason(end: &Ending) -> Option<String> {

@@ -5,7 +5,7 @@
 
 use super::board::{CELLS, board, cell_name};
 use super::{CIRCLE, OPTION_PLY_CAP, PENTAGON, SQUARE, TRIANGLE, Tactigon, bits};
-use crate::game::present::{Ending, Ink, Notation, Present};
+use crate::game::present::{Ending, Ink, Notation, Present, Tone};
 use crate::game::{Game, Player};
 
 /// The piece kinds by index, as the rules name them.
@@ -68,6 +68,9 @@ impl Present for Tactigon {
     const SEATS: [&'static str; 2] = ["Red", "Blue"];
     const MOVE_EXAMPLES: &'static [&'static str] = &["e5-e11"];
     const NOTATION: Notation = Notation::Squares;
+    const TONES: [Tone; 2] = [Tone::Red, Tone::Blue];
+    /// Lower case only: cells `e5-e11`.
+    const MOVES_IN_LOWER_CASE: bool = true;
 
     /// A captured pentagon, both gold tiles held, no legal move, the ply cap, or a repetition.
     fn end_reason(end: &Ending) -> Option<String> {
