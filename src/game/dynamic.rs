@@ -53,7 +53,7 @@ impl<G: Game> RulePosition for Position<G> {
         let m = self
             .0
             .parse_move(text)
-            .map_err(|e| MoveError::Unreadable(format!("'{text}' is not a move: {e}")))?;
+            .map_err(|e| MoveError::Unreadable(unreadable(text, &e.to_string())))?;
         if self.0.outcome().is_some() {
             return Err(MoveError::Illegal(format!("{text}: the game is over")));
         }
@@ -202,10 +202,38 @@ pub fn option_values(game: GameId, options: &[(String, String)]) -> Result<Optio
     RuleSet::new(game, options).map(|rules| rules.values().clone())
 }
 
+/// Why `text` is not a move: the game's parse error, which names the text itself in some
+/// games (`'v36' is not a move: …`) and not in others (then it is named here).
+fn unreadable(text: &str, error: &str) -> String {
+    let named = format!("'{text}' is not a move");
+    if error.starts_with(&named) {
+        error.to_string()
+    } else {
+        format!("{named}: {error}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use rand::SeedableRng;
+
+    #[test]
+    fn an_unreadable_move_is_named_once() {
+        for (game, text) in [
+            (GameId::Sight, "z9"),
+            (GameId::Isaac, "v36"),
+            (GameId::Tactigon, "a1-a2"),
+        ] {
+            let mut pos = RuleSet::new(game, &[]).unwrap().start();
+            let Err(MoveError::Unreadable(why)) = pos.play(text) else {
+                panic!("{game:?}: {text} was read");
+            };
+            let named = format!("'{text}' is not a move");
+            assert!(why.starts_with(&named), "{game:?}: {why}");
+            assert_eq!(why.matches(&named).count(), 1, "{game:?}: {why}");
+        }
+    }
 
     #[test]
     fn checks_moves_and_tells_unreadable_from_illegal() {
