@@ -185,7 +185,7 @@ fn a_missing_engine_is_a_clear_error() {
 fn a_rating_weakens_the_engine_and_a_bad_one_is_a_clear_error() {
     let (status, out) = play(
         &[
-            "--game", "sight", "--p1", "engine", "--p2", "engine", "--elo", "200",
+            "--game", "sight", "--p1", "engine", "--p2", "engine", "--elo", "400",
         ],
         "",
     );
@@ -193,7 +193,7 @@ fn a_rating_weakens_the_engine_and_a_bad_one_is_a_clear_error() {
     assert!(end_banner(&out).starts_with("*** "), "{out}");
     let (status, out) = play(&["--elo", "5"], "");
     assert_eq!(status, 1);
-    assert!(out.contains("error: UCI_Elo runs from 200 to "), "{out}");
+    assert!(out.contains("error: UCI_Elo runs from 392 to "), "{out}");
     let (status, out) = play(&["--level", "hard"], "");
     assert_eq!(status, 1);
     assert!(out.contains("error: Level is one of "), "{out}");
