@@ -17,21 +17,6 @@ fn people(name: &str, game: &str, more: &[&str]) -> Screen {
     screen
 }
 
-/// Types `moves` one by one, each after the board of the one before.
-fn type_moves(screen: &Screen, moves: &[&str]) {
-    for (i, m) in moves.iter().enumerate() {
-        screen.wait_for("a prompt", |s| {
-            let boards = screen
-                .history()
-                .lines()
-                .filter(|l| l.starts_with("Moves:"))
-                .count();
-            last_line(s).ends_with("to move>") && boards == i
-        });
-        screen.type_line(m);
-    }
-}
-
 /// The screen once the moves line is `moves` and the prompt is back.
 fn after(screen: &Screen, moves: &str) -> String {
     screen.wait_for(moves, |s| {
@@ -56,7 +41,7 @@ fn a_capture_has_its_cross_and_moves_are_numbered_by_turn() {
     }
     let screen = people("capture", "tactigon", &[]);
     // Blue takes the circle on d10 (typed in upper case); then Red moves again.
-    type_moves(&screen, &["e5-d10", "D14-D10", "d0-c1"]);
+    screen.type_moves(&["e5-d10", "D14-D10", "d0-c1"]);
     let shown = after(&screen, "Moves: 1. e5-d10 d14×d10 2. d0-c1");
     assert_eq!(
         line(&shown, "c "),
@@ -72,7 +57,7 @@ fn the_last_move_is_between_brackets_without_colours() {
     }
     let screen = people("brackets", "sight", &["--color", "never"]);
     // Typed in upper case: read as c3.
-    type_moves(&screen, &["C3", "d3"]);
+    screen.type_moves(&["C3", "d3"]);
     let shown = after(&screen, "Moves: 1. c3 d3");
     assert_eq!(line(&shown, " 3 "), " 3  .---.---w--[b]--.");
     let attributes = screen.visible_with_attributes();
@@ -140,7 +125,7 @@ fn isaac_tiles_of_one_owner_are_drawn_apart() {
         return;
     }
     let screen = people("tiles", "isaac", &[]);
-    type_moves(&screen, &ISAAC);
+    screen.type_moves(&ISAAC);
     let shown = after(
         &screen,
         "Moves: 1. 3h00 5h90 2. 3h03 5h80 3. 3v06 4h70 4. 3v36 3h50 5. 4h20 3h53 6. 4h40",
@@ -169,7 +154,7 @@ fn isaac_long_fen_line_is_cut_and_fen_shows_it_whole() {
         return;
     }
     let screen = people("fen", "isaac", &[]);
-    type_moves(&screen, &ISAAC);
+    screen.type_moves(&ISAAC);
     let shown = after(
         &screen,
         "Moves: 1. 3h00 5h90 2. 3h03 5h80 3. 3v06 4h70 4. 3v36 3h50 5. 4h20 3h53 6. 4h40",
@@ -226,7 +211,7 @@ fn sight_white_is_drawn_light_and_black_dark() {
         return;
     }
     let screen = people("colours", "sight", &[]);
-    type_moves(&screen, &["c3", "d3"]);
+    screen.type_moves(&["c3", "d3"]);
     after(&screen, "Moves: 1. c3 d3");
     let captured = screen.visible_with_attributes();
     let row = captured

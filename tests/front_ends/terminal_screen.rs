@@ -112,6 +112,22 @@ impl Screen {
         );
     }
 
+    /// Types `moves` one by one, each once the board after the one before is drawn (one
+    /// `Moves:` line a move) and the prompt is back.
+    pub fn type_moves<M: AsRef<str>>(&self, moves: &[M]) {
+        for (i, m) in moves.iter().enumerate() {
+            self.wait_for("a prompt", |s| {
+                let boards = self
+                    .history()
+                    .lines()
+                    .filter(|l| l.starts_with("Moves:"))
+                    .count();
+                last_line(s).ends_with("to move>") && boards == i
+            });
+            self.type_line(m.as_ref());
+        }
+    }
+
     /// Presses `keys`, tmux's names of keys (`Up`, `Left`, `BSpace`, `Enter`) or text.
     pub fn press(&self, keys: &[&str]) {
         let mut args = vec!["send-keys", "-t", "play"];
@@ -286,18 +302,7 @@ fn the_end_of_a_game_says_why_on_80_by_24() {
             "human",
         ],
     );
-    for (i, m) in moves.iter().enumerate() {
-        // One board and moves line a move.
-        screen.wait_for("a prompt", |s| {
-            let boards = screen
-                .history()
-                .lines()
-                .filter(|l| l.starts_with("Moves:"))
-                .count();
-            last_line(s).ends_with("to move>") && boards == i
-        });
-        screen.type_line(m);
-    }
+    screen.type_moves(&moves);
     let ended = screen.wait_for("the end", |s| s.contains("***"));
     let loser = if moves.len() % 2 == 1 {
         "Black"

@@ -146,28 +146,18 @@ fn tactigon_flipped_puts_blue_below() {
         draw(GameId::Tactigon, TACTIGON_START, false, None),
         draw(GameId::Tactigon, TACTIGON_START, true, None),
     );
-    let rows: [&[u8]; 7] = [
-        &[9, 11],
-        &[2, 4, 6, 8, 10, 12, 14, 16, 18],
-        &[1, 3, 5, 7, 9, 11, 13, 15, 17, 19],
-        &[0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20],
-        &[1, 3, 5, 7, 9, 11, 13, 15, 17, 19],
-        &[2, 4, 6, 8, 10, 12, 14, 16, 18],
-        &[9, 11],
-    ];
-    let mut cells = 0;
-    for (r, cols) in rows.iter().enumerate() {
-        for &c in *cols {
-            let cell = format!("{}{c}", (b'a' + r as u8) as char);
-            let turned = format!("{}{}", (b'g' - r as u8) as char, 20 - c);
-            assert!(
-                near(centre(&flipped, &cell), centre(&plain, &turned)),
-                "{cell}"
-            );
-            cells += 1;
-        }
+    let cells = tactigon_cells();
+    for cell in &cells {
+        let (row, column) = cell.split_at(1);
+        let r = row.as_bytes()[0] - b'a';
+        let c: u8 = column.parse().expect("a column");
+        let turned = format!("{}{}", (b'g' - r) as char, 20 - c);
+        assert!(
+            near(centre(&flipped, cell), centre(&plain, &turned)),
+            "{cell}"
+        );
     }
-    assert_eq!(cells, 53);
+    assert_eq!(cells.len(), 53);
     assert!(
         near(centre(&flipped, "d10"), centre(&plain, "d10")),
         "the centre stays"
