@@ -163,7 +163,7 @@ pub enum Command {
     Bench,
     /// `help`.
     Help,
-    /// `ponderhit`: accepted and ignored (ludus does not ponder).
+    /// `ponderhit`: the expected reply came; the ponder search under way becomes the real one.
     PonderHit,
 }
 
