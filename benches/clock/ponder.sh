@@ -39,8 +39,7 @@ for game in $game_list; do
     if [ "$game" = sight ]; then
         each+=("${sight_each[@]}")
     fi
-    if [ -s "$name.json" ] && grep -q '"verdict"\|"scheduled_games"' "$name.json" \
-        && [ "$(grep -c '^\[Result' "$name.pgn" 2>/dev/null || true)" -ge "$games" ]; then
+    if [ "$(grep -c '^\[Result' "$name.pgn" 2>/dev/null || true)" -ge "$games" ]; then
         echo "== $game: done ($games games)" >&2
         continue
     fi

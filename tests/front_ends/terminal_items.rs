@@ -119,17 +119,24 @@ const ISAAC: [&str; 11] = [
     "3h00", "5h90", "3h03", "5h80", "3v06", "4h70", "3v36", "3h50", "4h20", "3h53", "4h40",
 ];
 
-#[test]
-fn isaac_tiles_of_one_owner_are_drawn_apart() {
-    if !tmux_available() {
-        return;
-    }
-    let screen = people("tiles", "isaac", &[]);
+/// Two people's Isaac game on 80×24 (tmux session `name`) after [`ISAAC`]'s moves, and the
+/// screen then.
+fn isaac_after_the_tiles(name: &str) -> (Screen, String) {
+    let screen = people(name, "isaac", &[]);
     screen.type_moves(&ISAAC);
     let shown = after(
         &screen,
         "Moves: 1. 3h00 5h90 2. 3h03 5h80 3. 3v06 4h70 4. 3v36 3h50 5. 4h20 3h53 6. 4h40",
     );
+    (screen, shown)
+}
+
+#[test]
+fn isaac_tiles_of_one_owner_are_drawn_apart() {
+    if !tmux_available() {
+        return;
+    }
+    let (_screen, shown) = isaac_after_the_tiles("tiles");
     let rows: Vec<&str> = ["r5", "r4", "r3", "r2", "r1", "r0"]
         .iter()
         .map(|r| line(&shown, &format!(" {r} ")))
@@ -153,12 +160,7 @@ fn isaac_long_fen_line_is_cut_and_fen_shows_it_whole() {
     if !tmux_available() {
         return;
     }
-    let screen = people("fen", "isaac", &[]);
-    screen.type_moves(&ISAAC);
-    let shown = after(
-        &screen,
-        "Moves: 1. 3h00 5h90 2. 3h03 5h80 3. 3v06 4h70 4. 3v36 3h50 5. 4h20 3h53 6. 4h40",
-    );
+    let (screen, shown) = isaac_after_the_tiles("fen");
     assert_eq!(
         line(&shown, "Fen: "),
         "Fen: D3h00,D3h03,D3v06,D4h20,D3v36,D4h40,L3h50,L3h53,L4h70,L5h80,… (type fen)"
