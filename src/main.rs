@@ -173,6 +173,10 @@ enum Command {
     /// Train a net for the game from datagen files (needs a build with `--features train`;
     /// see docs/training.md).
     Train(Box<ludus::train::TrainArgs>),
+    /// The win/draw/loss model of `UCI_ShowWDL`: `wdl fit` fits it to datagen files and
+    /// prints the game's constants, `wdl check` compares the built-in one with held-out games
+    /// (see docs/wdl.md).
+    Wdl(Box<ludus::wdl::WdlCommand>),
     /// Prove who wins a Sight position (the empty 5×5 board by default), or `solve merge`
     /// the results of shards (see docs/solved.md).
     Solve(Box<SolveCommand>),
@@ -354,6 +358,7 @@ fn main() -> ExitCode {
         Some(Command::Datagen(command)) => {
             ludus::datagen::run(*command, game, &mut std::io::stdout())
         }
+        Some(Command::Wdl(command)) => ludus::wdl::run(*command, game, &mut std::io::stdout()),
         Some(Command::Train(args)) => ludus::train::run(&args, game, &mut std::io::stdout()),
         Some(Command::Solve(command)) => {
             ludus::solve::cli::run(*command, chosen, &mut std::io::stdout())
