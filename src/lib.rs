@@ -17,8 +17,8 @@
 //!   [`record`] (game records and their file), [`analyse`] (game review), [`runs`] (shards
 //!   and errors of the long runs);
 //! - their users: [`referee`] (`ludus match`), [`gui`] (`ludus web`, `ludus play`),
-//!   [`datagen`] (`ludus datagen`) and [`train`] (`ludus train`, with the cargo feature
-//!   `train`).
+//!   [`datagen`] (`ludus datagen`), [`train`] (`ludus train`, with the cargo feature
+//!   `train`) and [`wdl`] (`ludus wdl`: the win/draw/loss model fitted to datagen's games).
 //!
 //! Using the rules and the search as a library:
 //!
@@ -57,3 +57,4 @@ pub mod runs;
 pub mod search;
 pub mod solve;
 pub mod train;
+pub mod wdl;

@@ -22,7 +22,7 @@ use ludus::solve::cli::SolveCommand;
 struct Cli {
     /// The game [default: sight]: the protocol loop starts with it; `go`, `perft`, `play`
     /// and `match` play it; `bench` runs only its positions (all games without it); `web`
-    /// opens with it.
+    /// opens with it; `datagen`, `train` and `wdl` work on its data.
     #[arg(long, global = true, value_parser = game_parser())]
     game: Option<GameId>,
     /// Quit with status 1 at the first protocol error instead of reporting it and going on.
@@ -173,6 +173,10 @@ enum Command {
     /// Train a net for the game from datagen files (needs a build with `--features train`;
     /// see docs/training.md).
     Train(Box<ludus::train::TrainArgs>),
+    /// The win/draw/loss model of `UCI_ShowWDL`: `wdl fit` fits it to datagen files and
+    /// prints the game's constants, `wdl check` compares the built-in one with held-out games
+    /// (see docs/wdl.md).
+    Wdl(Box<ludus::wdl::WdlCommand>),
     /// Prove who wins a Sight position (the empty 5×5 board by default), or `solve merge`
     /// the results of shards (see docs/solved.md).
     Solve(Box<SolveCommand>),
@@ -360,6 +364,7 @@ fn main() -> ExitCode {
         Some(Command::Datagen(command)) => {
             ludus::datagen::run(*command, game, &mut std::io::stdout())
         }
+        Some(Command::Wdl(command)) => ludus::wdl::run(*command, game, &mut std::io::stdout()),
         Some(Command::Train(args)) => ludus::train::run(&args, game, &mut std::io::stdout()),
         Some(Command::Solve(command)) => {
             ludus::solve::cli::run(*command, chosen, &mut std::io::stdout())

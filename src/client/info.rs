@@ -26,6 +26,9 @@ pub struct Info {
     pub time: Option<u64>,
     /// `hashfull N` (per mille).
     pub hashfull: Option<u64>,
+    /// `wdl W D L`: the side to move's chances of a win, a draw and a loss in per mille
+    /// (option `UCI_ShowWDL`); read only when all three are whole numbers.
+    pub wdl: Option<[u32; 3]>,
     /// `pv M1 M2 …`: every word after `pv` (the principal variation ends the line).
     pub pv: Option<Vec<String>>,
     /// `string TEXT`: the free text after `string` (it ends the line).
@@ -53,6 +56,13 @@ impl Info {
                 "hashfull" => &mut info.hashfull,
                 "string" => {
                     info.string = Some(words.by_ref().collect::<Vec<_>>().join(" "));
+                    continue;
+                }
+                "wdl" => {
+                    let mut next = || words.next().and_then(|v| v.parse::<u32>().ok());
+                    if let (Some(w), Some(d), Some(l)) = (next(), next(), next()) {
+                        info.wdl = Some([w, d, l]);
+                    }
                     continue;
                 }
                 "pv" => {
@@ -116,7 +126,20 @@ mod tests {
         );
         assert_eq!(i.pv, Some(vec!["c5".to_string(), "b2".into(), "a2".into()]));
         assert_eq!(i.string, None);
+        assert_eq!(i.wdl, None);
         assert_eq!(i.reported(), Some((ReportedScore::Cp(23), Some(5))));
+    }
+
+    #[test]
+    fn the_chances_of_ucishowwdl_are_read_after_the_score() {
+        let i = info("info depth 5 seldepth 6 score cp 23 wdl 512 300 188 nodes 7752 pv c5");
+        assert_eq!(i.score, Some(ReportedScore::Cp(23)));
+        assert_eq!(i.wdl, Some([512, 300, 188]));
+        assert_eq!(i.nodes, Some(7752));
+        assert_eq!(i.pv, Some(vec!["c5".to_string()]));
+        let mate = info("info depth 1 score mate 1 wdl 1000 0 0 nodes 7 pv d4-e4");
+        assert_eq!(mate.wdl, Some([1000, 0, 0]));
+        assert_eq!(info("info score cp 1 wdl 5 x 3 nodes 2").wdl, None);
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Rules of the games and what the engine knows of them: the rules ([`Game`]), the search
 //! knowledge kept apart from them (the hand evaluation [`Evaluate`], the net's inputs
 //! [`NetFeatures`], the search's hooks [`SearchHooks`], the door to the solved book
-//! [`SolvedBook`]; all of them together: [`Searchable`]),
+//! [`SolvedBook`], the win/draw/loss model [`WinChances`]; all of them together:
+//! [`Searchable`]),
 //! shared vocabulary ([`Player`], [`Outcome`], [`ParseError`]) and the one runtime dispatch
 //! over [`GameId`].
 //!
@@ -15,6 +16,7 @@ pub mod present;
 pub mod rated;
 pub mod sight;
 pub mod tactigon;
+pub mod wdl;
 pub mod zobrist;
 
 use std::fmt::{self, Debug, Display};
@@ -22,6 +24,7 @@ use std::hash::Hash;
 
 pub use options::{OptionKind, OptionSpec, OptionValues};
 pub use rated::RatedSetting;
+pub use wdl::WinChances;
 
 /// A seat at the table. Player one moves first (Isaac Dark, Sight White, Tactigon Red).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -344,12 +347,15 @@ pub trait SolvedBook: Game {
 }
 
 /// Everything the engine needs of a game to search and play it: its rules, its hand
-/// evaluation, its net inputs, its search hooks and its solved book. Every type with all of
-/// them is one (a blanket implementation); it is the bound of [`GameVisitor::visit`], so
-/// generic engine code names this one trait.
-pub trait Searchable: Game + Evaluate + NetFeatures + SearchHooks + SolvedBook {}
+/// evaluation, its net inputs, its search hooks, its solved book and its win/draw/loss model
+/// ([`WinChances`]). Every type with all of them is one (a blanket implementation); it is the
+/// bound of [`GameVisitor::visit`], so generic engine code names this one trait.
+pub trait Searchable:
+    Game + Evaluate + NetFeatures + SearchHooks + SolvedBook + WinChances
+{
+}
 
-impl<G: Game + Evaluate + NetFeatures + SearchHooks + SolvedBook> Searchable for G {}
+impl<G: Game + Evaluate + NetFeatures + SearchHooks + SolvedBook + WinChances> Searchable for G {}
 
 /// The games ludus plays. Runtime choice of game happens only in [`GameId::visit`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

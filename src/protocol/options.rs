@@ -33,6 +33,10 @@ pub const LIMIT_STRENGTH: &str = "UCI_LimitStrength";
 /// `UCI_Elo`: the rating `UCI_LimitStrength` plays at, on the current game's scale
 /// (`Level random` = 0; docs/strength.md, "Levels").
 pub const ELO: &str = "UCI_Elo";
+/// `UCI_ShowWDL`: every `info` line with a score also says the side to move's chances of a
+/// win, a draw and a loss in per mille (`wdl W D L`, after the score), from the game's fitted
+/// model (docs/wdl.md).
+pub const SHOW_WDL: &str = "UCI_ShowWDL";
 /// `Ponder`: name the expected reply in `bestmove … ponder …` (what a GUI or runner then lets
 /// the engine think about with `go ponder` on the opponent's time).
 pub const PONDER: &str = "Ponder";
@@ -106,6 +110,7 @@ pub fn all_specs() -> Vec<OptionSpec> {
         OptionSpec::combo(LEVEL, "full", Level::NAMES),
         OptionSpec::check(LIMIT_STRENGTH, false),
         OptionSpec::spin(ELO, elo_low, elo_low, elo_high),
+        OptionSpec::check(SHOW_WDL, false),
         OptionSpec::combo(SEARCHER, "auto", Searcher::NAMES),
         OptionSpec::check(PONDER, false),
         OptionSpec::check(SOLVED_BOOK, true),

@@ -6,6 +6,7 @@ use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
 
 use super::command::ProtocolError;
+use crate::game::wdl::PerMille;
 use crate::search::SearchInfo;
 use crate::search::progress::Progress;
 
@@ -130,15 +131,20 @@ impl Output {
     }
 }
 
-/// The `info …` line of one iteration.
-pub fn format_info(info: &SearchInfo<String>) -> String {
+/// The `info …` line of one iteration; with `wdl` (option `UCI_ShowWDL`), the chances
+/// `wdl W D L` right after the score, as Stockfish writes them.
+pub fn format_info(info: &SearchInfo<String>, wdl: Option<PerMille>) -> String {
     let mut line = format!("info depth {} seldepth {}", info.depth, info.seldepth);
     if let Some(k) = info.multipv {
         line.push_str(&format!(" multipv {k}"));
     }
+    line.push_str(&format!(" score {}", info.score));
+    if let Some(w) = wdl {
+        line.push_str(&format!(" wdl {} {} {}", w.win, w.draw, w.loss));
+    }
     line.push_str(&format!(
-        " score {} nodes {} nps {} time {} hashfull {}",
-        info.score, info.nodes, info.nps, info.time_ms, info.hashfull
+        " nodes {} nps {} time {} hashfull {}",
+        info.nodes, info.nps, info.time_ms, info.hashfull
     ));
     if !info.pv.is_empty() {
         line.push_str(" pv ");

@@ -94,6 +94,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "files",
         ],
     ),
+    ("wdl", &["game", "datagen", "runs"]),
 ];
 
 fn src() -> PathBuf {

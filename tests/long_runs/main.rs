@@ -1,4 +1,5 @@
-//! The longer runs: training-data generation (`ludus datagen`) and the Sight solver, its solved
+//! The longer runs: training-data generation (`ludus datagen`), the win/draw/loss model fitted
+//! to it (`ludus wdl`), and the Sight solver, its solved
 //! counts and its certificates.
 
 #[path = "../common/mod.rs"]
@@ -9,3 +10,4 @@ mod sight_certificate;
 mod sight_hints;
 mod sight_solved;
 mod sight_solver;
+mod wdl;

@@ -16,5 +16,6 @@ mod protocol_ponder;
 mod protocol_search;
 mod protocol_state;
 mod protocol_transcripts;
+mod protocol_wdl;
 mod script_input;
 mod strict_runner;

@@ -15,6 +15,7 @@ mod removal;
 mod rules;
 mod search_hooks;
 pub mod tables;
+mod wdl;
 
 use crate::game::{
     Game, OptionSpec, OptionValues, Outcome, PackedMove, ParseError, Player, SolvedBook, zobrist,

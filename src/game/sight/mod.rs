@@ -13,6 +13,7 @@ mod illegal;
 mod notation;
 pub mod present;
 mod search_hooks;
+mod wdl;
 
 use crate::game::{
     Game, OptionSpec, OptionValues, Outcome, PackedMove, ParseError, Player, SolvedBook, zobrist,

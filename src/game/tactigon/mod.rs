@@ -12,6 +12,7 @@ mod features;
 mod notation;
 pub mod present;
 mod search_hooks;
+mod wdl;
 
 use crate::game::{
     Game, OptionSpec, OptionValues, Outcome, PackedMove, ParseError, Player, SolvedBook, zobrist,

@@ -116,6 +116,7 @@ impl<G: Searchable> Session<'_, G> {
             .and_then(Searcher::from_name)
             .unwrap_or_default();
         let book = self.shared.options.get_bool(opt::SOLVED_BOOK, true);
+        self.root_phase = pos.wdl_phase();
         Some(self.engine.submit(Job::Search {
             root: pos,
             params,

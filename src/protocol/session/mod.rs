@@ -17,9 +17,10 @@ use super::output::{
     Output, format_bestmove, format_bestmove_ponder, format_info, format_progress,
 };
 use crate::engine::{Engine, Event, Job, Report};
+use crate::game::wdl::PerMille;
 use crate::game::{GameId, GameVisitor, OptionSpec, OptionValues, Searchable};
 use crate::net::Net;
-use crate::search::SearchTables;
+use crate::search::{Score, SearchTables};
 use set_option::resolve_seed;
 
 /// How long to wait for a stopped job's final report before giving up on the worker.
@@ -94,6 +95,11 @@ struct Session<'a, G: Searchable> {
     pondering: Option<(u64, GoArgs)>,
     /// A job whose `bestmove` is not printed (a ponder search that `ponderhit` replaced).
     silenced: Option<u64>,
+    /// The game phase of the last search's root ([`WinChances::wdl_phase`]), for the chances
+    /// `UCI_ShowWDL` adds to its `info` lines.
+    ///
+    /// [`WinChances::wdl_phase`]: crate::game::WinChances::wdl_phase
+    root_phase: f64,
 }
 
 impl<'a, G: Searchable> Session<'a, G> {
@@ -122,6 +128,7 @@ impl<'a, G: Searchable> Session<'a, G> {
             engine,
             pondering: None,
             silenced: None,
+            root_phase: 0.0,
         }
     }
 
@@ -191,7 +198,10 @@ impl<'a, G: Searchable> Session<'a, G> {
             return false;
         }
         let line = match report {
-            Report::Info(info) => format_info(&info),
+            Report::Info(info) => {
+                let wdl = self.shared.options.get_bool(opt::SHOW_WDL, false);
+                format_info(&info, wdl.then(|| self.chances(info.score)))
+            }
             Report::Progress(progress) => format_progress(&progress),
             Report::PerftMove { mv, nodes } => format!("{mv}: {nodes}"),
             Report::BenchPosition { fen, nodes } => {
@@ -239,6 +249,16 @@ impl<'a, G: Searchable> Session<'a, G> {
         };
         self.out(&line);
         false
+    }
+
+    /// The side to move's chances at `score` in the last search's root: a proven result is
+    /// certain, any other score goes through the game's model at the root's phase.
+    fn chances(&self, score: Score) -> PerMille {
+        match score {
+            Score::Mate(n) if n > 0 => PerMille::WON,
+            Score::Mate(_) => PerMille::LOST,
+            Score::Cp(cp) => G::WDL_MODEL.per_mille(cp, self.root_phase),
+        }
     }
 
     /// Stops the job under way, if any, and prints its final report. `isready` that arrives
