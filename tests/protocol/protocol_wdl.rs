@@ -171,7 +171,7 @@ fn a_weakened_engine_reports_the_chances_of_its_line() {
     let setup = [
         "setoption name Seed value 1",
         "setoption name UCI_LimitStrength value true",
-        "setoption name UCI_Elo value 200",
+        "setoption name UCI_Elo value 392",
         "setoption name MultiPV value 3",
     ];
     let lines = search("sight", Some(true), &setup, "go nodes 5000");
