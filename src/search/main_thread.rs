@@ -46,6 +46,9 @@ impl<G: Searchable> MainSearch<'_, G> {
         let limits = &self.params.limits;
         let lines_wanted = self.params.multipv.clamp(1, moves.len());
         let mut lines: Vec<RootLine<G::Move>> = Vec::new();
+        // The best root move of a depth 1 cut before it finished: played, but its score is
+        // only that move's, not the position's, so it is never the result's score.
+        let mut unfinished: Option<RootLine<G::Move>> = None;
         let mut result = SearchResult::empty();
         let mut depth = 1;
         while depth <= self.max_depth {
@@ -75,8 +78,8 @@ impl<G: Searchable> MainSearch<'_, G> {
                         self.report_lines(ab, done, lines_wanted, &lines, report);
                     } else if lines.is_empty() {
                         // Cut during depth 1: the best root move it had scored is played (it is
-                        // not reported: depth 1 is not complete).
-                        lines.extend(ab.unfinished_best.take());
+                        // not reported and has no score: depth 1 is not complete).
+                        unfinished = ab.unfinished_best.take();
                     } else {
                         // Cut during a later iteration: the last finished one's lines again,
                         // with the totals of the whole search.
@@ -109,6 +112,8 @@ impl<G: Searchable> MainSearch<'_, G> {
         if let Some(best) = lines.first() {
             result.best = best.pv.first().copied();
             result.score = Some(Score::from_internal(best.score));
+        } else if let Some(best) = unfinished {
+            result.best = best.pv.first().copied();
         } else {
             // Cut before depth 1 scored a move: the first root move in the search's order.
             result.best = Some(moves[0]);

@@ -3,7 +3,7 @@
 //! played in shards and merged, gives the same file byte for byte as one uninterrupted run;
 //! another run's file, a malformed file and a missing `--out` are refused.
 
-use ludus::datagen::format::{self, GameResult};
+use ludus::datagen::format::{self, GameResult, Recorded};
 use ludus::game::dynamic::RuleSet;
 use ludus::game::{GameId, Outcome, Player};
 
@@ -69,6 +69,48 @@ fn recorded_games_are_games_of_the_rules() {
             );
         }
     }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn every_proven_score_is_the_games_result() {
+    // Tactigon game 303 of seed 72: depth 1's capture searches outgrow 5000 nodes, and a search
+    // cut inside depth 1 once recorded its first root move's score (a mate against the side to
+    // move, five times in a game that side went on to win) as the position's.
+    let dir = temp_dir("proven");
+    let path = dir.join("tactigon.bin").to_string_lossy().into_owned();
+    let (status, out, err) = run_ludus(&[
+        "datagen", "--game", "tactigon", "--games", "400", "--shard", "304/400", "--nodes", "5000",
+        "--seed", "72", "--out", &path,
+    ]);
+    assert_eq!(status, 0, "{out}{err}");
+    let data = format::decode(&std::fs::read(&path).expect("written")).expect("readable");
+    let rules = RuleSet::new(GameId::Tactigon, &[]).expect("rules");
+    let game = &data.games[0];
+    assert_eq!((game.index, game.result), (303, GameResult::P1Win));
+    let mut proven = 0;
+    for sample in &game.samples {
+        let Recorded::Mate(n) = sample.score else {
+            continue;
+        };
+        proven += 1;
+        let mover = rules
+            .from_fen(&sample.fen)
+            .expect("a position")
+            .side_to_move();
+        let winner = if n > 0 { mover } else { mover.opponent() };
+        assert_eq!(
+            winner == Player::One,
+            game.result == GameResult::P1Win,
+            "{n:+} at {} in a game won by {:?}",
+            sample.fen,
+            game.result
+        );
+    }
+    assert!(
+        proven >= 3,
+        "the game's end is proven: {proven} mate scores"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

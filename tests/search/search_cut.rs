@@ -116,6 +116,11 @@ fn cut_inside_depth_one_plays_the_best_move_scored_so_far() {
         let cut = answer(n);
         assert_eq!(cut.best.as_deref(), Some("d10-d14"), "limit {n}");
         assert_eq!(cut.depth, 0, "limit {n}: depth 1 is not complete");
+        // The move's score is not the position's (the other moves were not searched).
+        assert_eq!(
+            cut.score, None,
+            "limit {n}: no score without a complete iteration"
+        );
     }
 }
 
