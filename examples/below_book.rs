@@ -177,6 +177,7 @@ impl Sampler {
         let unlimited = Limit {
             nodes: u64::MAX,
             stop: None,
+            also_stop: None,
             deadline: None,
         };
         match prove_board(b, &self.lines, &self.syms, unlimited).map(|o| o.result) {

@@ -20,8 +20,8 @@ use crate::search::progress::Progress;
 use crate::search::strength;
 use crate::search::tt::TranspositionTable;
 use crate::search::{
-    Limits, Score, SearchInfo, SearchParams, SearchTables, Searcher, mcts, search as run_search,
-    search_reporting,
+    Limits, PonderHit, Score, SearchInfo, SearchParams, SearchTables, Searcher, mcts,
+    search as run_search, search_reporting,
 };
 use crate::solve::{self, book::BookMove};
 
@@ -156,6 +156,7 @@ impl<G: Searchable> Worker<G> {
         let bound = solve::endgame::Bound {
             stop: &self.stop,
             deadline,
+            ponderhit: params.ponder.as_deref().map(PonderHit::flag),
         };
         match solve::endgame::prove(root, bound)? {
             solve::endgame::Proof::Proven(known) => Some(known),
@@ -312,8 +313,10 @@ impl<G: Searchable> Worker<G> {
         // A proven win of the book goes before the moves it does not know.
         let best = proven_best.or(best);
         if params.limits.infinite {
-            // `go infinite` holds its bestmove until `stop`, even when the search is over.
-            while !self.stop.load(Ordering::SeqCst) {
+            // `go infinite` holds its bestmove until `stop`, even when the search is over; a
+            // ponder search until `stop` or `ponderhit` (then it was the real search).
+            let hit = || params.ponder.as_ref().is_some_and(|p| p.is_hit());
+            while !self.stop.load(Ordering::SeqCst) && !hit() {
                 std::thread::sleep(Duration::from_millis(1));
             }
         }

@@ -1,6 +1,8 @@
 //! What a search may spend: typed limits from `go`, and the time manager that turns clocks
 //! into a soft target (do not start another iteration after it) and a hard deadline (abort).
 
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The side to move's clock, already converted from `p1time/p2time` at parse time.
@@ -45,6 +47,70 @@ pub struct Deadlines {
     pub soft: Option<Instant>,
     /// Abort the search at this instant.
     pub hard: Option<Instant>,
+}
+
+/// What turns a `go ponder` search into the real one: `ponderhit` gives it the real search's
+/// deadlines (counted from the `ponderhit`), and the search, which had none, goes on to them
+/// with everything it has searched so far.
+#[derive(Debug, Default)]
+pub struct PonderHit {
+    deadlines: OnceLock<Deadlines>,
+    /// Set once `deadlines` is: for work that only needs to know that the time is now the
+    /// real search's (the exact proof before a search gives up then).
+    flag: AtomicBool,
+}
+
+impl PonderHit {
+    /// A ponder search not hit yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The opponent played the expected move: from now on the search keeps `deadlines`.
+    /// False (and nothing changes) if it was hit before.
+    pub fn hit(&self, deadlines: Deadlines) -> bool {
+        let first = self.deadlines.set(deadlines).is_ok();
+        self.flag.store(true, Ordering::Release);
+        first
+    }
+
+    /// A flag set at the hit.
+    pub fn flag(&self) -> &AtomicBool {
+        &self.flag
+    }
+
+    /// Whether `ponderhit` came.
+    pub fn is_hit(&self) -> bool {
+        self.deadlines.get().is_some()
+    }
+}
+
+/// A search's deadlines as they stand: its own, or, once the ponder search it is has been hit,
+/// the real search's. Read where a search looks at the clock; cheap (one atomic load).
+#[derive(Clone, Copy, Debug)]
+pub struct Timing<'a> {
+    own: Deadlines,
+    ponder: Option<&'a PonderHit>,
+}
+
+impl<'a> Timing<'a> {
+    /// `own` deadlines, replaced by the real ones when `ponder` is hit.
+    pub fn new(own: Deadlines, ponder: Option<&'a PonderHit>) -> Self {
+        Timing { own, ponder }
+    }
+
+    /// The deadlines in force now.
+    pub fn now(&self) -> Deadlines {
+        self.ponder
+            .and_then(|p| p.deadlines.get().copied())
+            .unwrap_or(self.own)
+    }
+}
+
+impl From<Deadlines> for Timing<'_> {
+    fn from(own: Deadlines) -> Self {
+        Timing::new(own, None)
+    }
 }
 
 /// Never plan on more moves than this when the game gives no better estimate.
@@ -322,5 +388,26 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(ms(limits.deadlines(start, 10, 10), start), (None, None));
+    }
+
+    #[test]
+    fn a_ponder_search_keeps_its_own_deadlines_until_hit_then_the_real_ones() {
+        let start = Instant::now();
+        let none = Limits::default().deadlines(start, 0, 30);
+        let real = Limits {
+            movetime_ms: Some(300),
+            ..Limits::default()
+        }
+        .deadlines(start, 50, 30);
+        let hit = PonderHit::new();
+        let timing = Timing::new(none, Some(&hit));
+        assert!(!hit.is_hit());
+        assert_eq!(ms(timing.now(), start), (None, None));
+        assert!(hit.hit(real));
+        assert!(hit.is_hit());
+        assert_eq!(ms(timing.now(), start), (Some(250), Some(250)));
+        assert!(!hit.hit(none), "one ponderhit per search");
+        assert_eq!(timing.now(), real);
+        assert_eq!(Timing::from(none).now(), none);
     }
 }

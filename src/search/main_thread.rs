@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use super::alphabeta::{AlphaBeta, RootLine};
 use super::iterations::SharedIterations;
-use super::limits::Deadlines;
+use super::limits::Timing;
 use super::score::Score;
 use super::{SearchInfo, SearchParams, SearchResult, aspiration_search};
 use crate::game::Searchable;
@@ -20,7 +20,7 @@ pub(super) struct MainSearch<'a, G: Searchable> {
     /// When the search started (the `go`).
     pub(super) start: Instant,
     /// When to stop.
-    pub(super) deadlines: Deadlines,
+    pub(super) deadlines: Timing<'a>,
     /// Deepest iteration.
     pub(super) max_depth: u32,
     /// The iterations every thread completes (`None` with one thread or several lines).
@@ -98,7 +98,11 @@ impl<G: Searchable> MainSearch<'_, G> {
             let finished = lines
                 .iter()
                 .all(|l| AlphaBeta::<G>::is_final(root, done, l));
-            let past_soft = self.deadlines.soft.is_some_and(|s| Instant::now() >= s);
+            let past_soft = self
+                .deadlines
+                .now()
+                .soft
+                .is_some_and(|s| Instant::now() >= s);
             let out_of_nodes = limits.nodes.is_some_and(|n| ab.total_nodes() >= n);
             let mate_found = limits.mate.is_some_and(|n| {
                 matches!(Score::from_internal(lines[0].score), Score::Mate(m) if m > 0 && m <= n as i32)

@@ -25,7 +25,8 @@ use crate::game::{PackedMove, Searchable};
 use crate::net::{GameNet, Net};
 use alphabeta::{AlphaBeta, Role, RootLine};
 use iterations::SharedIterations;
-pub use limits::{Clock, Limits};
+use limits::Timing;
+pub use limits::{Clock, Limits, PonderHit};
 use main_thread::MainSearch;
 use ordering::{History, MAX_PLY};
 use progress::{Progress, ProgressSink};
@@ -123,6 +124,9 @@ pub struct SearchParams<M> {
     /// The learned evaluation to search with (`Eval`, `EvalFile`); `None`, or a net that does
     /// not fit the game, searches with the game's hand-written evaluation.
     pub net: Option<Arc<Net>>,
+    /// Set for a `go ponder` search (its limits are `infinite`): `ponderhit` gives it the real
+    /// search's deadlines through this, and it goes on as the real search.
+    pub ponder: Option<Arc<PonderHit>>,
 }
 
 impl<M> SearchParams<M> {
@@ -138,7 +142,17 @@ impl<M> SearchParams<M> {
             threads: 1,
             earlier_positions: Vec::new(),
             net: None,
+            ponder: None,
         }
+    }
+
+    /// The deadlines of a search from `root` started at `start`: those of its limits, or,
+    /// for a ponder search once hit, the real search's.
+    pub fn timing<G: Searchable<Move = M>>(&self, root: &G, start: Instant) -> Timing<'_> {
+        let own = self
+            .limits
+            .deadlines(start, self.overhead_ms, root.moves_left_estimate());
+        Timing::new(own, self.ponder.as_deref())
     }
 }
 
@@ -332,7 +346,7 @@ pub fn search_reporting<G: Searchable>(
     if moves.is_empty() {
         return SearchResult::empty();
     }
-    let deadlines = limits.deadlines(start, params.overhead_ms, root.moves_left_estimate());
+    let deadlines = params.timing(root, start);
     // A win in N moves of the side to move ends within 2N − 1 plies.
     let mate_plies = limits.mate.map(|n| n.saturating_mul(2).saturating_sub(1));
     let max_depth = limits

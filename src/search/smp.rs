@@ -17,7 +17,7 @@ use super::alphabeta::{AlphaBeta, POLL_INTERVAL, Role};
 use super::aspiration_search;
 use super::inflight::InFlight;
 use super::iterations::SharedIterations;
-use super::limits::Deadlines;
+use super::limits::Timing;
 use super::ordering::History;
 use super::tt::TranspositionTable;
 use crate::game::Searchable;
@@ -35,7 +35,7 @@ pub struct HelperPlan<'a, G: Searchable> {
     /// Nodes counted by all helpers.
     pub nodes: &'a AtomicU64,
     /// The search's deadlines (a helper also stops at the hard one).
-    pub deadlines: Deadlines,
+    pub deadlines: Timing<'a>,
     /// Deepest iteration.
     pub max_depth: u32,
     /// The game's positions before the root ([`super::SearchParams::earlier_positions`]).

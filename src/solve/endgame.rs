@@ -32,6 +32,8 @@ pub struct Bound<'a> {
     pub stop: &'a AtomicBool,
     /// The instant to give up at, if the search has a time limit.
     pub deadline: Option<Instant>,
+    /// Set at a ponder search's `ponderhit`: the proof gives up, the search has the time.
+    pub ponderhit: Option<&'a AtomicBool>,
 }
 
 /// What a bounded proof found out about a position.
@@ -63,6 +65,7 @@ pub fn prove_sight(pos: &Sight, bound: Bound) -> Option<Proof> {
     let limit = Limit {
         nodes: MAX_NODES,
         stop: Some(bound.stop),
+        also_stop: bound.ponderhit,
         deadline: bound.deadline,
     };
     let name = |m| move_name(n, m);
@@ -240,6 +243,7 @@ mod tests {
         let free = Bound {
             stop: &stop,
             deadline: None,
+            ponderhit: None,
         };
         for strict in [false, true] {
             let proof = prove_sight(&at(BELOW, strict), free);
@@ -252,6 +256,7 @@ mod tests {
         let late = Bound {
             stop: &stop,
             deadline: Some(Instant::now()),
+            ponderhit: None,
         };
         assert_eq!(
             prove_sight(&at(BELOW, false), late),

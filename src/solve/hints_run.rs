@@ -88,6 +88,7 @@ pub fn walk_leaf(
     let unlimited = Limit {
         nodes: u64::MAX,
         stop: None,
+        also_stop: None,
         deadline: None,
     };
     let mut found = Vec::new();

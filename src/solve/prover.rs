@@ -34,6 +34,9 @@ pub struct Limit<'a> {
     pub nodes: u64,
     /// A flag that stops the proof when set (the engine's `stop`).
     pub stop: Option<&'a AtomicBool>,
+    /// A second flag that ends the proof (a ponder search's `ponderhit`: the time is now the
+    /// real search's).
+    pub also_stop: Option<&'a AtomicBool>,
     /// The instant to give up at.
     pub deadline: Option<Instant>,
 }
@@ -244,6 +247,7 @@ impl<'a> Prover<'a> {
         if let Some(limit) = self.limit {
             self.gave_up = self.nodes >= limit.nodes
                 || limit.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+                || limit.also_stop.is_some_and(|s| s.load(Ordering::Relaxed))
                 || limit.deadline.is_some_and(|d| Instant::now() >= d);
         }
     }

@@ -1,7 +1,9 @@
 //! Pondering (issue 33): with option `Ponder` on, `bestmove <m> ponder <reply>` names the
 //! second move of the last principal variation; `go ponder` searches until `ponderhit` (then
 //! the real search answers, its time counted from the `ponderhit`) or `stop` (answered at
-//! once); the ponder search's own `bestmove` is never printed after a `ponderhit`. With
+//! once); at `ponderhit` on a clock the ponder search goes on as the real one, with other
+//! limits the real search starts afresh, and the ponder search's own `bestmove` is never
+//! printed after such a restart. With
 //! `Ponder` off every `bestmove` stays two words.
 
 use std::time::{Duration, Instant};
@@ -150,5 +152,89 @@ fn with_ponder_off_bestmove_stays_two_words() {
     let lines = until_bestmove(&mut engine);
     let last = lines.last().expect("bestmove");
     assert_eq!(last.split(' ').count(), 2, "{last}");
+    engine.assert_ready();
+}
+
+/// The `depth` and `nodes` of an `info depth` line.
+fn depth_and_nodes(line: &str) -> Option<(u32, u64)> {
+    let words: Vec<&str> = line.split(' ').collect();
+    let after = |key: &str| {
+        let at = words.iter().position(|w| *w == key)?;
+        words.get(at + 1)?.parse::<u64>().ok()
+    };
+    line.starts_with("info depth ")
+        .then(|| Some((after("depth")? as u32, after("nodes")?)))
+        .flatten()
+}
+
+#[test]
+fn ponderhit_on_a_clock_goes_on_with_the_ponder_search() {
+    // Tactigon (alpha-beta) and Isaac (MCTS in placement): the search that pondered becomes
+    // the real one, so it goes on from where it was: its node count never falls back (a new
+    // search would count from 0) and alpha-beta's iterations never start again from depth 1
+    // (MCTS's depth is its main line's length, which may shrink).
+    for (game, position) in [
+        ("tactigon", "position startpos moves d8-c9"),
+        ("isaac", "position startpos moves 7h40"),
+    ] {
+        let mut engine = engine(game, true);
+        engine.send(position);
+        engine.send("go ponder wtime 3000 btime 3000 winc 30 binc 30");
+        engine.read_line_within(WAIT, "a ponder info line");
+        std::thread::sleep(Duration::from_millis(400));
+        let mut before = Vec::new();
+        while let Ok(line) = engine.try_read_line(Duration::from_millis(50)) {
+            before.push(line);
+        }
+        let pondered = before
+            .iter()
+            .rev()
+            .find_map(|l| depth_and_nodes(l))
+            .expect("the ponder search reported an iteration");
+        let hit = Instant::now();
+        engine.send("ponderhit");
+        let after = until_bestmove(&mut engine);
+        assert!(
+            hit.elapsed() < Duration::from_millis(1500),
+            "{game}: {:?}",
+            hit.elapsed()
+        );
+        let reported: Vec<(u32, u64)> = after.iter().filter_map(|l| depth_and_nodes(l)).collect();
+        assert!(
+            reported
+                .iter()
+                .all(|&(d, n)| n >= pondered.1 && (game == "isaac" || d >= pondered.0)),
+            "{game}: pondered to {pondered:?}, then {after:?}"
+        );
+        assert_eq!(
+            after.iter().filter(|l| is_bestmove_line(l)).count(),
+            1,
+            "{game}: {after:?}"
+        );
+        engine.assert_ready();
+    }
+}
+
+#[test]
+fn ponderhit_with_a_depth_limit_starts_the_real_search_afresh() {
+    // `go ponder depth 3`: the real search is the depth-3 search, from depth 1 (on the table
+    // the ponder search filled), not the deeper ponder search.
+    let mut engine = engine("tactigon", true);
+    engine.send("position startpos moves d8-c9");
+    engine.send("go ponder depth 3");
+    engine.read_line_within(WAIT, "a ponder info line");
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send("ponderhit");
+    let after = until_bestmove(&mut engine);
+    // The ponder search's lines may still come after the `ponderhit`; the real search's
+    // begin at depth 1.
+    let depths: Vec<u32> = after
+        .iter()
+        .filter_map(|l| depth_and_nodes(l))
+        .map(|(d, _)| d)
+        .collect();
+    let restart = depths.iter().rposition(|&d| d == 1);
+    let real = &depths[restart.unwrap_or(depths.len())..];
+    assert_eq!(real, [1, 2, 3], "{after:?}");
     engine.assert_ready();
 }

@@ -6,13 +6,13 @@ use std::time::Instant;
 
 use super::super::command::{ErrorCode, GoArgs, PositionBase, ProtocolError, Query};
 use super::super::options as opt;
-use super::Session;
+use super::{Pondering, Session};
 use crate::engine::Job;
 use crate::game::{Outcome, Player, Searchable};
 use crate::net::{GameNet, Net, embedded};
 use crate::search::levels::Level;
 use crate::search::strength;
-use crate::search::{Clock, Limits, SearchParams, Searcher};
+use crate::search::{Clock, Limits, PonderHit, SearchParams, Searcher};
 
 impl<G: Searchable> Session<'_, G> {
     pub(super) fn set_position(&mut self, base: PositionBase, moves: &[String]) {
@@ -79,15 +79,19 @@ impl<G: Searchable> Session<'_, G> {
                 ponder: false,
                 ..args.clone()
             };
-            self.pondering = self.search(&unlimited).map(|job| (job, real));
+            let hit = Arc::new(PonderHit::new());
+            self.pondering = self
+                .search(&unlimited, Some(Arc::clone(&hit)))
+                .map(|job| Pondering { job, real, hit });
         } else {
-            self.search(args);
+            self.search(args, None);
         }
     }
 
-    /// Starts the search `args` asks for and returns its job, or answers `bestmove (none)`
-    /// at once (no position, a finished game, bad arguments) and returns `None`.
-    fn search(&mut self, args: &GoArgs) -> Option<u64> {
+    /// Starts the search `args` asks for (a ponder search with `ponder`) and returns its job,
+    /// or answers `bestmove (none)` at once (no position, a finished game, bad arguments) and
+    /// returns `None`.
+    fn search(&mut self, args: &GoArgs, ponder: Option<Arc<PonderHit>>) -> Option<u64> {
         // The move's time starts now, also if an earlier search must be stopped first.
         let started = Instant::now();
         self.wait_idle();
@@ -101,7 +105,7 @@ impl<G: Searchable> Session<'_, G> {
             return None;
         }
         let params = match self.search_params(&pos, args, started) {
-            Ok(p) => p,
+            Ok(p) => SearchParams { ponder, ..p },
             Err(e) => {
                 self.error(e);
                 self.out("bestmove (none)");
@@ -141,15 +145,39 @@ impl<G: Searchable> Session<'_, G> {
         strength::for_elo(G::RATED_SETTINGS, elo).map_or(Level::Full, Level::Limited)
     }
 
-    /// `ponderhit`: the opponent played the expected reply. The ponder search is stopped
-    /// without printing its `bestmove` and the real search starts with the `go ponder`'s limits,
-    /// its time counted from now; what the ponder search stored (the transposition table, the
-    /// MCTS tree) it starts from. Without a ponder search under way, nothing happens.
+    /// `ponderhit`: the opponent played the expected reply, and the ponder search becomes the
+    /// real search with the `go ponder`'s clock, its time counted from now.
+    ///
+    /// When that `go` limits only the time (a clock or `movetime`) and the level is `full`,
+    /// the running search goes on, with everything it has searched, to the deadlines the
+    /// clock gives; its `bestmove` is the answer. Otherwise (`depth`, `nodes`, `mate`, a
+    /// weakened level) the ponder search is stopped without printing its `bestmove` and the
+    /// real search starts afresh from what it stored (the transposition table, the MCTS tree).
+    /// Without a ponder search under way, nothing happens.
     pub(super) fn ponder_hit(&mut self) {
-        let Some((job, real)) = self.pondering.take() else {
+        let Some(Pondering { job, real, hit }) = self.pondering.take() else {
             return;
         };
-        if self.engine.running() == Some(job) {
+        let running = self.engine.running() == Some(job);
+        let time_only =
+            real.depth.is_none() && real.nodes.is_none() && real.mate.is_none() && !real.infinite;
+        if running && time_only && self.level() == Level::Full {
+            let started = Instant::now();
+            let real_params = self.position.as_ref().map(|pos| {
+                (
+                    pos.moves_left_estimate(),
+                    self.search_params(pos, &real, started),
+                )
+            });
+            if let Some((moves_left, Ok(params))) = real_params {
+                let deadlines = params
+                    .limits
+                    .deadlines(started, params.overhead_ms, moves_left);
+                hit.hit(deadlines);
+                return;
+            }
+        }
+        if running {
             self.silenced = Some(job);
             self.wait_idle();
             self.silenced = None;

@@ -20,7 +20,7 @@ use crate::engine::{Engine, Event, Job, Report};
 use crate::game::wdl::PerMille;
 use crate::game::{GameId, GameVisitor, OptionSpec, OptionValues, Searchable};
 use crate::net::Net;
-use crate::search::{Score, SearchTables};
+use crate::search::{PonderHit, Score, SearchTables};
 use set_option::resolve_seed;
 
 /// How long to wait for a stopped job's final report before giving up on the worker.
@@ -82,6 +82,14 @@ impl GameVisitor for RunSession<'_> {
     }
 }
 
+/// A `go ponder` under way: its job, the `go` it becomes at `ponderhit`, and what hands that
+/// `go`'s deadlines to the running search.
+struct Pondering {
+    job: u64,
+    real: GoArgs,
+    hit: Arc<PonderHit>,
+}
+
 struct Session<'a, G: Searchable> {
     shared: &'a mut Shared,
     settings: G::Settings,
@@ -91,8 +99,8 @@ struct Session<'a, G: Searchable> {
     /// search treats as repetitions).
     earlier_positions: Vec<u64>,
     engine: Engine<G>,
-    /// The `go ponder` under way: its job and the `go` it becomes at `ponderhit`.
-    pondering: Option<(u64, GoArgs)>,
+    /// The `go ponder` under way.
+    pondering: Option<Pondering>,
     /// A job whose `bestmove` is not printed (a ponder search that `ponderhit` replaced).
     silenced: Option<u64>,
     /// The game phase of the last search's root ([`WinChances::wdl_phase`]), for the chances
@@ -209,7 +217,7 @@ impl<'a, G: Searchable> Session<'a, G> {
             }
             Report::BestMove { best, ponder } => {
                 self.engine.finished(job);
-                if self.pondering.as_ref().is_some_and(|(j, _)| *j == job) {
+                if self.pondering.as_ref().is_some_and(|p| p.job == job) {
                     self.pondering = None;
                 }
                 if self.silenced.take_if(|j| *j == job).is_some() {

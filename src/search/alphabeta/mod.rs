@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use super::inflight::{self, InFlight, MoveOrder};
 use super::is_proven_within;
-use super::limits::Deadlines;
+use super::limits::Timing;
 use super::ordering::{History, Killers, MAX_PLY, promote, sort_by_history};
 use super::progress::ProgressSink;
 use super::score::{INFINITY, MATE, terminal_score};
@@ -68,7 +68,7 @@ pub struct AlphaBeta<'a, G: Searchable> {
     history: &'a mut History,
     role: Role<'a>,
     stop: &'a AtomicBool,
-    deadlines: Deadlines,
+    deadlines: Timing<'a>,
     node_limit: Option<u64>,
     /// Nodes visited so far (both searches and quiescence).
     pub nodes: u64,
@@ -118,7 +118,7 @@ impl<'a, G: Searchable> AlphaBeta<'a, G> {
         history: &'a mut History,
         role: Role<'a>,
         stop: &'a AtomicBool,
-        deadlines: Deadlines,
+        deadlines: Timing<'a>,
         node_limit: Option<u64>,
     ) -> Self {
         AlphaBeta {
@@ -215,12 +215,9 @@ impl<'a, G: Searchable> AlphaBeta<'a, G> {
             }
             let over = self.node_limit.is_some_and(|n| self.total_nodes() >= n);
             // The clock is read once per poll, and only when a deadline or progress needs it.
-            let now = (self.deadlines.hard.is_some() || self.progress.is_some()).then(Instant::now);
-            let late = self
-                .deadlines
-                .hard
-                .zip(now)
-                .is_some_and(|(h, now)| now >= h);
+            let hard = self.deadlines.now().hard;
+            let now = (hard.is_some() || self.progress.is_some()).then(Instant::now);
+            let late = hard.zip(now).is_some_and(|(h, now)| now >= h);
             self.aborted = over || late;
             if !self.aborted
                 && self

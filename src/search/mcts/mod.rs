@@ -179,7 +179,7 @@ pub fn search_with<G: Searchable>(
     };
     // No iteration to finish: the search stops at the time manager's target (see
     // `Shared::over`).
-    let deadlines = limits.deadlines(start, params.overhead_ms, root.moves_left_estimate());
+    let deadlines = params.timing(root, start);
     let max_depth = limits
         .depth
         .unwrap_or(MAX_TREE_DEPTH)

@@ -16,7 +16,7 @@ use super::{Config, MIN_ITERATIONS};
 use crate::game::Searchable;
 use crate::net::GameNet;
 use crate::search::Limits;
-use crate::search::limits::Deadlines;
+use crate::search::limits::Timing;
 
 /// What the threads of one search share.
 pub struct Shared<'a, G: Searchable> {
@@ -25,7 +25,7 @@ pub struct Shared<'a, G: Searchable> {
     /// The search's limits.
     pub limits: &'a Limits,
     /// When to stop by the clock.
-    pub deadlines: Deadlines,
+    pub deadlines: Timing<'a>,
     /// The deepest the tree grows.
     pub max_depth: u32,
     /// The engine's `stop`.
@@ -46,7 +46,7 @@ impl<'a, G: Searchable> Shared<'a, G> {
     pub fn new(
         tree: &'a Tree<G::Move>,
         limits: &'a Limits,
-        deadlines: Deadlines,
+        deadlines: Timing<'a>,
         max_depth: u32,
         stop: &'a AtomicBool,
     ) -> Self {
@@ -82,7 +82,8 @@ impl<'a, G: Searchable> Shared<'a, G> {
     fn over(&self) -> bool {
         let done = self.iterations();
         let limits = self.limits;
-        let deadline = self.deadlines.soft.or(self.deadlines.hard);
+        let deadlines = self.deadlines.now();
+        let deadline = deadlines.soft.or(deadlines.hard);
         self.halt.load(Ordering::Relaxed)
             || self.tree.node(0).result.is_some()
             || self.stop.load(Ordering::Relaxed)
