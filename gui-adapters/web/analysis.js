@@ -2,14 +2,15 @@
 // second, principal variation), and the PV's moves for highlighting on the board. The panel
 // shows searches of the position on the board only: another position's lines are not shown
 // (and the panel is emptied when the board changes). Scores are shown from player one's side
-// whoever searched, in the game's words (evaluation.js); a proven result (the solved book, a
+// whoever searched, in the game's words (evaluation.js), each with player one's chances of a
+// win, a draw and a loss when the engine gave them; a proven result (the solved book, a
 // proof) says so instead of a depth and no nodes. The analysis mode (a
 // toggle) keeps the engine searching the position on the board — the current one or an
 // earlier one from the move list — with its best three lines, until it is turned off; the
 // server stops it when the position changes, and the page asks again for the new one.
 
 import {
-  describeFor, p1View, resultView, showBar,
+  describeChances, describeFor, p1View, resultView, showBar,
 } from './evaluation.js';
 import { request } from './session.js';
 
@@ -37,7 +38,7 @@ const mode = { on: false, key: null, ply: null, since: 0, busy: false, refusedSe
 function emptyPanel() {
   panelPly = null;
   $('analysis').dataset.ply = '';
-  for (const id of ['an-depth', 'an-score', 'an-nps', 'an-nodes', 'an-pv']) $(id).textContent = '–';
+  for (const id of ['an-depth', 'an-score', 'an-wdl', 'an-nps', 'an-nodes', 'an-pv']) $(id).textContent = '–';
   $('an-kind').textContent = '';
 }
 
@@ -64,7 +65,7 @@ function count(n) {
   return String(n);
 }
 
-/** The analysis mode's lines, best first: score (player one's side), depth and moves. */
+/** The analysis mode's lines, best first: score and chances (player one's side), depth and moves. */
 function renderLines(list) {
   const host = $('an-lines');
   host.replaceChildren(...list.map((line, i) => {
@@ -73,13 +74,16 @@ function renderLines(list) {
     const score = document.createElement('span');
     score.className = 'line-score';
     score.textContent = line ? describeFor(line.view, host.sides ?? ['', ''], line.p1, host.words) : '…';
+    const chances = document.createElement('span');
+    chances.className = 'line-wdl';
+    chances.textContent = line ? describeChances(line.view, host.sides ?? ['', '']) : '';
     const depth = document.createElement('span');
     depth.className = 'line-depth';
     depth.textContent = !line ? '' : line.proven ? 'proven' : `d${line.depth}`;
     const pv = document.createElement('span');
     pv.className = 'line-pv';
     pv.textContent = line ? line.pv.join(' ') : '';
-    li.append(score, ' ', depth, ' ', pv);
+    li.append(score, ' ', chances, ' ', depth, ' ', pv);
     return li;
   }));
   host.dataset.count = String(list.filter(Boolean).length);
@@ -95,7 +99,7 @@ export function showInfo(info, state, shown) {
     if (info.string.startsWith('error')) $('an-kind').textContent = `(${info.string})`;
     return false;
   }
-  const view = p1View(info.score, info.p1);
+  const view = p1View(info.score, info.p1, info.wdl);
   // Late lines of a position left behind are not this position's.
   if (info.kind === 'analysis' && view && info.pv && info.ply === mode.ply) {
     if (lines.ply !== info.ply) lines = { ply: info.ply, lines: [] };
@@ -133,6 +137,7 @@ export function showInfo(info, state, shown) {
   if (view) {
     const text = describeFor(view, state.sides, info.p1, state.score_words);
     $('an-score').textContent = 'cp' in view ? `${text} (${state.sides[0]}'s view)` : text;
+    $('an-wdl').textContent = describeChances(view, state.sides) || '–';
   }
   if (!info.pv) return false;
   $('an-pv').textContent = info.pv.join(' ');

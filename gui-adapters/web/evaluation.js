@@ -5,6 +5,9 @@
 // position). Worded in the game's own terms: an evaluation in its unit (the state's
 // `score_words`: Isaac's points), a proven result as a side that wins in N moves; no chess
 // words. Without a score the bar is grey and empty; at the end of a game it shows the result.
+// Beside each score the engine gives the side to move's chances of a win, a draw and a loss
+// (`wdl`, per mille: the server turns `UCI_ShowWDL` on); they too are shown for player one,
+// in whole per cent: "White: Win 62 % · Draw 20 % · Loss 18 %".
 
 const $ = (id) => document.getElementById(id);
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -20,24 +23,72 @@ const MARKS = { '?!': 'inaccuracy', '?': 'mistake', '??': 'blunder' };
 const GRAPH = { w: 300, h: 80, cap: 600 };
 
 /**
+ * The side to move's chances `[win, draw, loss]` (per mille; `p1`: player one is to move) as
+ * player one's; null when there are none.
+ */
+export function p1Chances(wdl, p1) {
+  if (!Array.isArray(wdl) || wdl.length !== 3) return null;
+  return p1 ? [...wdl] : [wdl[2], wdl[1], wdl[0]];
+}
+
+/**
  * A score of the side to move (`p1`: player one is to move) from player one's view:
  * `{ cp }` (+ good for player one) or `{ mate, winner: 'p1' | 'p2' }` (a proven result:
- * `mate` moves to its end, 0 when the side to move is mated already). Null without a score.
+ * `mate` moves to its end, 0 when the side to move is mated already), with player one's
+ * chances `wdl` when the engine gave them with the score (`wdl`, from the side to move).
+ * Null without a score.
  */
-export function p1View(score, p1) {
+export function p1View(score, p1, wdl = null) {
   if (!score) return null;
+  const chances = p1Chances(wdl, p1);
+  const extra = chances ? { wdl: chances } : {};
   if ('mate' in score) {
     const moverWins = score.mate > 0;
-    return { mate: Math.abs(score.mate), winner: moverWins === p1 ? 'p1' : 'p2' };
+    return { mate: Math.abs(score.mate), winner: moverWins === p1 ? 'p1' : 'p2', ...extra };
   }
-  return { cp: p1 ? score.cp : -score.cp };
+  return { cp: p1 ? score.cp : -score.cp, ...extra };
 }
 
 /** A review graph's point as a view: `{ end }` (a finished game), or a score and its side. */
 export function pointView(point) {
   if (!point) return null;
   if (point.end) return resultView(point.end);
-  return p1View(point.score, point.p1);
+  return p1View(point.score, point.p1, point.wdl);
+}
+
+/**
+ * Chances in per mille as whole per cent that sum to 100 (the largest remainders rounded
+ * up): [625, 250, 125] is [63, 25, 12].
+ */
+export function percents(wdl) {
+  const whole = wdl.map((pm) => Math.floor(pm / 10));
+  const order = [0, 1, 2].sort((a, b) => (wdl[b] % 10) - (wdl[a] % 10));
+  for (let left = 100 - whole.reduce((a, b) => a + b, 0), i = 0; left > 0 && i < 3; left -= 1, i += 1) {
+    whole[order[i]] += 1;
+  }
+  return whole;
+}
+
+/**
+ * Chances `[win, draw, loss]` (per mille) in words: "Win 62 % · Draw 20 % · Loss 18 %". Only
+ * a certain result is 100 % and an impossible one 0 %: a chance under 1 % is "<1 %", one over
+ * 99 % short of certain ">99 %".
+ */
+export function chancesText(wdl) {
+  const [w, d, l] = percents(wdl).map((pc, i) => {
+    if (wdl[i] > 0 && wdl[i] < 10) return '<1';
+    if (wdl[i] > 990 && wdl[i] < 1000) return '>99';
+    return String(pc);
+  });
+  return `Win ${w} % · Draw ${d} % · Loss ${l} %`;
+}
+
+/**
+ * A view's chances for player one (`sides[0]`) in words, "White: Win 62 % · Draw 20 % ·
+ * Loss 18 %"; '' when the view has none.
+ */
+export function describeChances(view, sides) {
+  return view?.wdl ? `${sides[0]}: ${chancesText(view.wdl)}` : '';
 }
 
 /** A view as one number: centipawns, ±PROVEN for a proven result. */
@@ -75,10 +126,11 @@ export function describeFor(view, sides, p1, words = PLAIN) {
   return `${mover} ${(view.winner === 'p1') === p1 ? 'wins' : 'loses'} in ${view.mate}`;
 }
 
-/** The end of a finished game as a view: its winner, or a draw. */
+/** The end of a finished game as a view: its winner, or a draw (chances certain). */
 export function resultView(result) {
-  if (result === 'draw') return { cp: 0, draw: true, end: true };
-  if (result === 'p1win' || result === 'p2win') return { mate: 0, winner: result.slice(0, 2), end: true };
+  if (result === 'draw') return { cp: 0, draw: true, end: true, wdl: [0, 1000, 0] };
+  if (result === 'p1win') return { mate: 0, winner: 'p1', end: true, wdl: [1000, 0, 0] };
+  if (result === 'p2win') return { mate: 0, winner: 'p2', end: true, wdl: [0, 0, 1000] };
   return null;
 }
 
@@ -86,7 +138,9 @@ export function resultView(result) {
  * Shows `view` (or nothing known: null) on the evaluation bar: player one's share of the bar
  * (a proven result fills it), the score in words (`words`: the game's), and data attributes for
  * tests (`data-value`: the engine's units from player one's side, ±10000 for a proven result;
- * `data-known`). Without a score the bar is grey and has no share at all, not half.
+ * `data-known`). Without a score the bar is grey and has no share at all, not half. The line
+ * under it gives player one's chances when the view has them (else it is empty, its height
+ * kept: the board below does not move).
  */
 export function showBar(view, sides, words = PLAIN) {
   const bar = $('eval-bar');
@@ -97,7 +151,15 @@ export function showBar(view, sides, words = PLAIN) {
   bar.dataset.value = value === null ? '' : String(value);
   bar.dataset.known = String(value !== null);
   $('eval-text').textContent = view ? describe(view, sides, words) : 'no evaluation';
-  bar.title = view ? `${describe(view, sides, words)} (from ${sides[0]}'s side)` : `no evaluation yet (scores from ${sides[0]}'s side)`;
+  const chances = describeChances(view, sides);
+  bar.title = view ? `${describe(view, sides, words)} (from ${sides[0]}'s side)${chances ? `; ${chances}` : ''}`
+    : `no evaluation yet (scores from ${sides[0]}'s side)`;
+  const line = $('eval-wdl');
+  line.textContent = chances;
+  line.dataset.known = String(Boolean(chances));
+  line.title = chances
+    ? `${sides[0]}'s chances of a win, a draw and a loss, as the engine rates this position`
+    : '';
 }
 
 function make(tag, attrs) {
@@ -138,7 +200,9 @@ export function drawGraph(svg, graph, marks, current, sides, onPick, words = PLA
       'data-ply': p.i, 'data-value': p.value,
     });
     const title = make('title', {});
-    title.textContent = `ply ${p.i}${mark ? ` ${mark}` : ''}: ${describe(p.view, sides, words)}`;
+    const chances = describeChances(p.view, sides);
+    title.textContent = `ply ${p.i}${mark ? ` ${mark}` : ''}: ${describe(p.view, sides, words)}`
+      + `${chances ? ` · ${chances}` : ''}`;
     dot.append(title);
     items.push(dot);
   }

@@ -5,7 +5,7 @@
 // moves up to it stay the same. While one is shown the page says so and offers the way back;
 // moves are made only on the current position.
 
-import { describeFor, p1View } from './evaluation.js';
+import { describeChances, describeFor, p1View } from './evaluation.js';
 import { request } from './session.js';
 
 const $ = (id) => document.getElementById(id);
@@ -102,13 +102,19 @@ export function moveNumber(movers, i) {
 }
 
 /**
- * A review's score of a move (`cp 35`, `mate -4`: from the mover's side, as `ludus analyse`
- * writes it) in the game's words, for the mover (`p1`: player one), or '' if unknown.
+ * A review's score of a move (`+35`, `-M4`: from the mover's side, as `ludus analyse` writes
+ * it; `cp 35`, `mate -4` too) in the game's words, for the mover (`p1`: player one), with
+ * player one's chances when the review has them (`wdl`, from the mover's side), or '' if
+ * unknown.
  */
-function reviewWords(s, text, p1) {
-  const m = /^(cp|mate) (-?\d+)$/.exec(text ?? '');
+function reviewWords(s, text, p1, wdl) {
+  const m = /^(?:(cp|mate) (-?\d+)|([+-])(M?)(\d+))$/.exec(text ?? '');
   if (!m) return text ?? '';
-  return describeFor(p1View({ [m[1]]: Number(m[2]) }, p1), s.sides, p1, s.score_words);
+  const score = m[1] ? { [m[1]]: Number(m[2]) }
+    : { [m[4] ? 'mate' : 'cp']: (m[3] === '-' ? -1 : 1) * Number(m[5]) };
+  const view = p1View(score, p1, wdl);
+  const chances = describeChances(view, s.sides);
+  return `${describeFor(view, s.sides, p1, s.score_words)}${chances ? `; ${chances}` : ''}`;
 }
 
 function moveButton(s, i, marks) {
@@ -120,7 +126,7 @@ function moveButton(s, i, marks) {
   const mark = marks?.[i]?.mark;
   if (mark) {
     b.dataset.mark = mark;
-    const best = reviewWords(s, marks[i].best_score, s.movers[i] === 'p1');
+    const best = reviewWords(s, marks[i].best_score, s.movers[i] === 'p1', marks[i].best_wdl);
     b.title = `${marks[i].verdict}: best ${marks[i].best}${best ? ` (${best})` : ''}`;
   }
   return b;

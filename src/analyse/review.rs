@@ -111,6 +111,7 @@ mod tests {
             elapsed_ms: 0,
             score: Some(score),
             depth: Some(4),
+            wdl: None,
             ponder: None,
         }
     }

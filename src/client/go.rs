@@ -24,6 +24,8 @@ enum Seen {
 pub(super) struct Search {
     pub(super) start: Instant,
     pub(super) last: Option<(ReportedScore, Option<u32>)>,
+    /// The chances of the line `last` is from.
+    pub(super) last_wdl: Option<[u32; 3]>,
 }
 
 impl EngineProcess {
@@ -31,8 +33,9 @@ impl EngineProcess {
     /// `go <go_args>`, and waits for `bestmove`. Lines queued before are discarded first, so a
     /// late `bestmove` of an earlier search is not taken for this one. With a `deadline`, `stop`
     /// is sent when it passes and the engine gets `grace` more; without one, `grace` in all.
-    /// The answer carries the time from writing `go` to receiving `bestmove`, and the score and
-    /// depth of the last `info` line with a score (MultiPV lines after the first are ignored).
+    /// The answer carries the time from writing `go` to receiving `bestmove`, and the score,
+    /// depth and chances (`wdl`) of the last `info` line with a score (MultiPV lines after the
+    /// first are ignored).
     pub fn go(
         &mut self,
         position: &str,
@@ -182,6 +185,7 @@ impl EngineProcess {
         Ok(Search {
             start: Instant::now(),
             last: None,
+            last_wdl: None,
         })
     }
 
@@ -220,6 +224,7 @@ impl EngineProcess {
                     elapsed_ms: millis(at.saturating_duration_since(search.start)),
                     score: search.last.map(|(s, _)| s),
                     depth: search.last.and_then(|(_, d)| d),
+                    wdl: search.last_wdl,
                     ponder: match (words.next(), words.next()) {
                         (Some("ponder"), Some(reply)) => Some(reply.to_string()),
                         _ => None,
@@ -230,6 +235,7 @@ impl EngineProcess {
                 if let Some(info) = Info::parse(&text) {
                     if let Some(found) = info.reported() {
                         search.last = Some(found);
+                        search.last_wdl = info.wdl;
                     }
                     watch(&info);
                 }

@@ -27,8 +27,12 @@ pub struct Info {
     /// `hashfull N` (per mille).
     pub hashfull: Option<u64>,
     /// `wdl W D L`: the side to move's chances of a win, a draw and a loss in per mille
-    /// (option `UCI_ShowWDL`); read only when all three are whole numbers.
+    /// (option `UCI_ShowWDL`); read only when they are three whole numbers from 0 to 1000
+    /// that sum to 1000 ([`read_wdl`]).
     pub wdl: Option<[u32; 3]>,
+    /// Why the line's `wdl` field was refused, e.g. `` `wdl 600 600 600`: the chances sum to
+    /// 1800 per mille, not 1000 `` (`None` when it was read or the line has none).
+    pub wdl_error: Option<String>,
     /// `pv M1 M2 …`: every word after `pv` (the principal variation ends the line).
     pub pv: Option<Vec<String>>,
     /// `string TEXT`: the free text after `string` (it ends the line).
@@ -59,9 +63,20 @@ impl Info {
                     continue;
                 }
                 "wdl" => {
-                    let mut next = || words.next().and_then(|v| v.parse::<u32>().ok());
-                    if let (Some(w), Some(d), Some(l)) = (next(), next(), next()) {
-                        info.wdl = Some([w, d, l]);
+                    // Up to three numbers: a word that is none is the next field's name.
+                    let mut values = Vec::with_capacity(3);
+                    while values.len() < 3 {
+                        match words.next_if(|w| w.parse::<i64>().is_ok()) {
+                            Some(value) => values.push(value),
+                            None => break,
+                        }
+                    }
+                    match read_wdl(&values) {
+                        Ok(chances) => {
+                            info.wdl = Some(chances);
+                            info.wdl_error = None;
+                        }
+                        Err(why) => info.wdl_error = Some(why),
                     }
                     continue;
                 }
@@ -102,6 +117,36 @@ impl Info {
     }
 }
 
+/// The chances of a `wdl W D L` field from its values (the words after `wdl`): three whole
+/// numbers from 0 to 1000, per mille, that sum to exactly 1000. Anything else is refused with
+/// the reason, e.g. `` `wdl 5 x`: W, D and L must be three whole numbers (per mille) ``.
+pub fn read_wdl(values: &[&str]) -> Result<[u32; 3], String> {
+    let field = format!(
+        "`{}`",
+        std::iter::once("wdl")
+            .chain(values.iter().copied())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let numbers: Vec<i64> = values.iter().map_while(|v| v.parse().ok()).collect();
+    let [w, d, l] = numbers[..] else {
+        return Err(format!(
+            "{field}: W, D and L must be three whole numbers (per mille)"
+        ));
+    };
+    if numbers.iter().any(|n| !(0..=1000).contains(n)) {
+        return Err(format!("{field}: each chance is 0 to 1000 per mille"));
+    }
+    if w + d + l != 1000 {
+        return Err(format!(
+            "{field}: the chances sum to {} per mille, not 1000",
+            w + d + l
+        ));
+    }
+    let per_mille = |n: i64| u32::try_from(n).unwrap_or(0);
+    Ok([per_mille(w), per_mille(d), per_mille(l)])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,6 +185,66 @@ mod tests {
         let mate = info("info depth 1 score mate 1 wdl 1000 0 0 nodes 7 pv d4-e4");
         assert_eq!(mate.wdl, Some([1000, 0, 0]));
         assert_eq!(info("info score cp 1 wdl 5 x 3 nodes 2").wdl, None);
+        assert_eq!(mate.wdl_error, None);
+        assert_eq!(i.wdl_error, None);
+    }
+
+    #[test]
+    fn malformed_chances_are_refused_with_the_reason() {
+        let short = info("info depth 2 score cp 1 wdl 500 500 nodes 7 pv c3");
+        assert_eq!(short.wdl, None);
+        assert_eq!(
+            short.wdl_error.as_deref(),
+            Some("`wdl 500 500`: W, D and L must be three whole numbers (per mille)")
+        );
+        assert_eq!(short.nodes, Some(7), "the next field is still read");
+        assert_eq!(short.pv, Some(vec!["c3".to_string()]));
+        let word = info("info score cp 1 wdl 5 x 3 nodes 2");
+        assert_eq!(
+            word.wdl_error.as_deref(),
+            Some("`wdl 5`: W, D and L must be three whole numbers (per mille)")
+        );
+        assert_eq!(word.nodes, Some(2));
+        let sum = info("info score cp 1 wdl 600 600 600");
+        assert_eq!(sum.wdl, None);
+        assert_eq!(
+            sum.wdl_error.as_deref(),
+            Some("`wdl 600 600 600`: the chances sum to 1800 per mille, not 1000")
+        );
+        let negative = info("info score cp 1 wdl -5 5 1000");
+        assert_eq!(
+            negative.wdl_error.as_deref(),
+            Some("`wdl -5 5 1000`: each chance is 0 to 1000 per mille")
+        );
+        let huge = info("info score cp 1 wdl 99999999999999999999 0 0 depth 3");
+        assert_eq!(huge.wdl, None);
+        assert!(huge.wdl_error.is_some());
+        assert_eq!(huge.depth, Some(3));
+        let bare = info("info score cp 1 wdl");
+        assert_eq!(
+            bare.wdl_error.as_deref(),
+            Some("`wdl`: W, D and L must be three whole numbers (per mille)")
+        );
+        // A good field after a bad one counts, and clears the error.
+        let again = info("info wdl 1 2 3 wdl 1 2 997");
+        assert_eq!((again.wdl, again.wdl_error), (Some([1, 2, 997]), None));
+    }
+
+    #[test]
+    fn chances_are_read_from_their_values() {
+        assert_eq!(read_wdl(&["1000", "0", "0"]), Ok([1000, 0, 0]));
+        assert_eq!(read_wdl(&["0", "1000", "0"]), Ok([0, 1000, 0]));
+        assert_eq!(read_wdl(&["512", "300", "188"]), Ok([512, 300, 188]));
+        for bad in [
+            &["1", "2"][..],
+            &["1", "2", "3", "4"],
+            &["a", "b", "c"],
+            &["1001", "0", "-1"],
+            &["333", "333", "333"],
+            &["1.5", "498.5", "500"],
+        ] {
+            assert!(read_wdl(bad).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

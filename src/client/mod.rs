@@ -127,6 +127,9 @@ pub struct Answer {
     pub score: Option<ReportedScore>,
     /// The depth of that same `info` line.
     pub depth: Option<u32>,
+    /// The chances of that same `info` line (`wdl W D L`, per mille, from the side to move;
+    /// option `UCI_ShowWDL`), if it gave them.
+    pub wdl: Option<[u32; 3]>,
     /// The reply the engine expects (`bestmove <mv> ponder <reply>`), if it named one.
     pub ponder: Option<String>,
 }

@@ -31,6 +31,7 @@ impl EngineProcess {
         let search = Search {
             start: Instant::now(),
             last: None,
+            last_wdl: None,
         };
         self.await_answer(search, deadline, grace, None, &mut |_| {})
     }

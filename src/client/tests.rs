@@ -69,6 +69,31 @@ fn keeps_the_last_scored_line_of_the_first_pv() {
 }
 
 #[test]
+fn the_answer_has_the_chances_of_its_scored_line() {
+    let mut e = started(
+        "go*) echo 'info depth 1 score cp 5 wdl 400 300 300'; \
+         echo 'info depth 2 multipv 1 score cp 30 wdl 500 300 200 pv c3'; \
+         echo 'info depth 2 multipv 2 score cp -40 wdl 100 300 600 pv b2'; \
+         echo 'info depth 3 nodes 10'; echo 'bestmove c3';;",
+    );
+    let answer = go(&mut e).unwrap();
+    assert_eq!(
+        (answer.score, answer.wdl),
+        (Some(ReportedScore::Cp(30)), Some([500, 300, 200]))
+    );
+    // A scored line without chances (or with malformed ones) leaves none.
+    let mut e = started(
+        "go*) echo 'info depth 1 score cp 5 wdl 400 300 300'; \
+         echo 'info depth 2 score cp 9 wdl 1 2 3'; echo 'bestmove c3';;",
+    );
+    let answer = go(&mut e).unwrap();
+    assert_eq!(
+        (answer.score, answer.wdl),
+        (Some(ReportedScore::Cp(9)), None)
+    );
+}
+
+#[test]
 fn exit_on_go_is_a_crash() {
     let mut e = started("go*) exit 3;;");
     let failure = go(&mut e).unwrap_err();

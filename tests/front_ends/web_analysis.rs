@@ -62,6 +62,57 @@ fn wait_info(rx: &mpsc::Receiver<String>, wanted: impl Fn(&Value) -> bool) -> Va
     }
 }
 
+/// The sum of a `wdl` triple of per mille chances (each checked to be one), 0 if it is none.
+fn chances(wdl: &Value) -> u64 {
+    let Some(values) = wdl.as_array() else {
+        return 0;
+    };
+    assert_eq!(values.len(), 3, "{wdl}");
+    values
+        .iter()
+        .map(|v| v.as_u64().expect("a whole number"))
+        .sum()
+}
+
+#[test]
+fn every_score_comes_with_the_chances_of_the_side_to_move() {
+    let (server, c) = start();
+    let rx = events(&c);
+    // The solved book: Black, to move after b2, is lost whatever it plays.
+    play(&c, "sight", &["b2"]);
+    c.ok("/api/hint", json!({}));
+    let first = wait_info(&rx, |i| i["kind"] == "hint" && i["score"].is_object());
+    assert_eq!(chances(&first["wdl"]), 1000, "{first}");
+    let lost = wait_info(&rx, |i| i["kind"] == "hint" && i["score"]["mate"].is_i64());
+    assert!(
+        lost["score"]["mate"].as_i64().is_some_and(|n| n < 0),
+        "{lost}"
+    );
+    assert_eq!(lost["wdl"], json!([0, 0, 1000]), "{lost}");
+    assert_eq!(lost["p1"], false);
+    c.wait_for(|s| s["hint"].is_string());
+    // White to move after b2 e5 wins.
+    c.ok("/api/move", json!({ "move": "e5", "ply": 1 }));
+    c.ok("/api/hint", json!({}));
+    let won = wait_info(&rx, |i| {
+        i["kind"] == "hint" && i["ply"] == 2 && i["score"]["mate"].is_i64()
+    });
+    assert_eq!(won["wdl"], json!([1000, 0, 0]), "{won}");
+    c.wait_for(|s| s["hint"].is_string());
+    // Another game on the same engine: each of the analysis mode's three lines has its own
+    // chances, whole per mille summing to 1000.
+    play(&c, "tactigon", &["d6-c11"]);
+    c.ok("/api/analyse", json!({ "ply": 1 }));
+    for k in 1..=3 {
+        let line = wait_info(&rx, |i| {
+            i["kind"] == "analysis" && i["multipv"] == k && i["score"].is_object()
+        });
+        assert_eq!(chances(&line["wdl"]), 1000, "{line}");
+    }
+    c.ok("/api/analyse", json!({ "ply": null }));
+    server.stop();
+}
+
 #[test]
 fn an_earlier_position_is_drawn_as_it_was_shown() {
     let (server, c) = start();
@@ -184,7 +235,10 @@ fn a_review_scores_as_ludus_analyse_and_marks_the_thrown_away_win() {
     let moves = &review["moves"];
     assert_eq!(
         moves[0],
-        json!({ "mark": "", "verdict": "good", "loss": 0, "best": "d4", "best_score": "+M13", "after": "+M12" })
+        json!({
+            "mark": "", "verdict": "good", "loss": 0, "best": "d4", "best_score": "+M13",
+            "best_wdl": [1000, 0, 0], "after": "+M12", "after_wdl": [1000, 0, 0]
+        })
     );
     assert_eq!(moves[1]["best"], "d4");
     assert_eq!(moves[1]["mark"], "");
@@ -192,9 +246,25 @@ fn a_review_scores_as_ludus_analyse_and_marks_the_thrown_away_win() {
     assert_eq!(moves[2]["verdict"], "blunder");
     let graph = review["graph"].as_array().expect("a graph");
     assert_eq!(graph.len(), 4);
-    assert_eq!(graph[0], json!({ "score": { "mate": 13 }, "p1": true }));
-    assert_eq!(graph[1], json!({ "score": { "mate": -12 }, "p1": false }));
+    // The chances beside each score, from the same side (the side to move): proven results
+    // are certain.
+    assert_eq!(
+        graph[0],
+        json!({ "score": { "mate": 13 }, "wdl": [1000, 0, 0], "p1": true })
+    );
+    assert_eq!(
+        graph[1],
+        json!({ "score": { "mate": -12 }, "wdl": [0, 0, 1000], "p1": false })
+    );
     assert!(graph[3]["score"]["cp"].is_i64(), "{}", graph[3]);
+    assert_eq!(chances(&graph[3]["wdl"]), 1000, "{}", graph[3]);
+    // After the blunder, the mover's chances are the next position's turned round.
+    let after = &moves[2]["after_wdl"];
+    let next = &graph[3]["wdl"];
+    assert_eq!(
+        (after[0].clone(), after[1].clone(), after[2].clone()),
+        (next[2].clone(), next[1].clone(), next[0].clone())
+    );
     // The review stays while the game goes on from its moves, and goes when they are undone.
     let state = c.ok("/api/move", json!({ "move": "e1", "ply": 3 }));
     assert_eq!(state["review"]["moves"][2]["mark"], "??");

@@ -1,12 +1,13 @@
 // Browser tests of the web GUI's analysis tools: the move list and stepping through the game
 // (keys and clicks, the FEN shown), the analysis mode (three lines, stopping), the game
-// review (a thrown-away win marked as the one blunder, the graph) and the evaluation bar
-// (always from player one's side). run.sh starts `ludus web --port 0` as BASE_URL.
+// review (a thrown-away win marked as the one blunder, the graph), the evaluation bar
+// (always from player one's side) and the chances of a win, a draw and a loss beside every
+// score. run.sh starts `ludus web --port 0` as BASE_URL.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  ISAAC_SCORING, TACTIGON_MOVES, clickCell, load, newGame, openPage, shot, waitPly,
+  ISAAC_SCORING, TACTIGON_MOVES, clickCell, load, newContext, newGame, openPage, shot, waitPly,
 } from './helpers.mjs';
 
 /** The positions after some moves of TACTIGON_MOVES. */
@@ -390,4 +391,110 @@ test('analysis mode shows three lines of the solved book, and the search after i
   await page.uncheck('#analyse-mode');
   await page.waitForFunction(() => document.body.dataset.analysis === 'off');
   await page.close();
+});
+
+/** Player one's chances as the page shows them: under the bar, in the panel, in the bar's title. */
+const chances = (page) => page.evaluate(() => ({
+  line: document.getElementById('eval-wdl').textContent,
+  panel: document.getElementById('an-wdl').textContent,
+  title: document.getElementById('eval-bar').title,
+}));
+
+/** White's certain win, as every place with chances says it. */
+const WHITE_WINS = 'White: Win 100 % · Draw 0 % · Loss 0 %';
+
+test('the chances of a win, a draw and a loss stand beside every score, for player one', async () => {
+  const page = await openPage();
+  await newGame(page, { game: 'sight', mode: 'hh' });
+  assert.deepEqual(await chances(page), { line: '', panel: '–', title: 'no evaluation yet (scores from White\'s side)' });
+  // The solved book: Black, to move after b2, is lost; from White's side a certain win.
+  await load(page, 'startpos moves b2');
+  await page.click('#btn-hint');
+  await page.waitForFunction(() => /hint: \S+/.test(document.getElementById('status').textContent), null, { timeout: 30_000 });
+  const seen = await chances(page);
+  assert.equal(seen.line, WHITE_WINS);
+  assert.equal(seen.panel, WHITE_WINS);
+  assert.match(seen.title, /^White wins in \d+ \(from White's side\); White: Win 100 % · Draw 0 % · Loss 0 %$/);
+  // The score itself is shown as before.
+  assert.match((await bar(page)).text, /^White wins in \d+$/);
+  assert.match(await page.$eval('#an-score', (s) => s.textContent), /^Black loses in \d+$/);
+  // Each of the analysis mode's lines has its chances beside its score.
+  await page.check('#analyse-mode');
+  await page.waitForFunction(() => document.querySelectorAll('#an-lines .line-pv:not(:empty)').length === 3, null, { timeout: 30_000 });
+  const lines = await page.$$eval('#an-lines li', (l) => l.map((e) => [
+    e.querySelector('.line-score').textContent, e.querySelector('.line-wdl').textContent,
+  ]));
+  assert.deepEqual(lines.map(([score, wdl]) => [score.replace(/\d+/, 'N'), wdl]),
+    Array.from({ length: 3 }, () => ['Black loses in N', WHITE_WINS]));
+  await page.uncheck('#analyse-mode');
+  await page.waitForFunction(() => document.body.dataset.analysis === 'off');
+  // A searched position: chances in whole per cent (Sight has no draws), Blue to move in
+  // Tactigon and the bar for Red.
+  await newGame(page, { game: 'tactigon', mode: 'hh' });
+  assert.equal((await chances(page)).line, '');
+  await load(page, 'fen 2/C1C3c1c/1ST7/CTPSC3cp1/1ST7/C1C3c1c/2 b 0');
+  await page.click('#btn-hint');
+  await page.waitForFunction(() => /hint: \S+/.test(document.getElementById('status').textContent), null, { timeout: 20_000 });
+  const searched = await chances(page);
+  assert.match(searched.line, /^Red: Win [<>]?\d+ % · Draw [<>]?\d+ % · Loss [<>]?\d+ %$/);
+  assert.equal(searched.panel, searched.line);
+  const [win, , loss] = [...searched.line.matchAll(/[<>]?(\d+) %/g)].map((m) => Number(m[1]));
+  assert.ok(win > loss, `Red is far ahead: ${searched.line}`);
+  await shot(page, 'evaluation-bar-chances');
+  // A finished game: the result's chances are certain.
+  await newGame(page, { game: 'sight', mode: 'hh' });
+  await load(page, 'fen 5:x5/x,w,x,w2,x/b,x,w,w3,b2/x3,b,b/x5 w moves d4-e4');
+  assert.equal((await chances(page)).line, WHITE_WINS);
+  await page.close();
+});
+
+test('the review gives the chances after each move beside its score', async () => {
+  const page = await openPage();
+  await newGame(page, { game: 'sight', mode: 'hh' });
+  // b2 wins for White (the solved book), e5, then a1 throws the win away.
+  for (const [i, cell] of ['b2', 'e5', 'a1'].entries()) {
+    await clickCell(page, cell);
+    await waitPly(page, i + 1);
+  }
+  await page.selectOption('#review-limit', 'depth 4');
+  await page.click('#btn-review');
+  await page.waitForFunction(() => document.body.dataset.review === 'done', null, { timeout: 60_000 });
+  const titles = await page.$$eval('#eval-graph .point title', (t) => t.map((e) => e.textContent));
+  assert.equal(titles.length, 4);
+  for (const [ply, title] of titles.slice(0, 3).entries()) {
+    assert.match(title, new RegExp(`^ply ${ply}: White wins in \\d+ · ${WHITE_WINS}$`));
+  }
+  // After the blunder, a searched position: White's chances, no draws in Sight.
+  assert.match(titles[3], /^ply 3 \?\?: [+−±]\d+(\.\d+)?( \S+)? · White: Win [<>]?\d+ % · Draw 0 % · Loss [<>]?\d+ %$/);
+  // The blunder's mark names the best move, its score and its chances.
+  const blunder = await page.$eval('#moves .mv[data-ply="3"]', (b) => b.title);
+  assert.match(blunder, new RegExp(`^blunder: best \\S+ \\(White wins in \\d+; ${WHITE_WINS}\\)$`));
+  // A reviewed position on the board: the bar gives the review's score and chances.
+  await page.click('#eval-graph .point[data-ply="1"]');
+  await page.waitForFunction(() => document.body.dataset.view === '1');
+  assert.equal((await chances(page)).line, WHITE_WINS);
+  await page.close();
+});
+
+test('the chances fit on one line under the bar of a 360 px wide screen', async () => {
+  const context = await newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+  const page = await openPage(undefined, context);
+  try {
+    await newGame(page, { game: 'isaac', mode: 'hh' });
+    await load(page, 'fen L3v64,L3h65,L3v68,D3v69 00000/00000 - E - 100/1 4/0');
+    await page.waitForSelector('#banner', { state: 'visible' });
+    const fit = await page.evaluate(() => {
+      const line = document.getElementById('eval-wdl');
+      return {
+        text: line.textContent,
+        whole: line.scrollWidth <= line.clientWidth,
+        page: Math.max(document.documentElement.scrollWidth, document.body.scrollWidth) <= innerWidth,
+      };
+    });
+    // docs/rules/isaac.md TV6: Dark (player one) won 100–1.
+    assert.deepEqual(fit, { text: 'Dark: Win 100 % · Draw 0 % · Loss 0 %', whole: true, page: true });
+    await shot(page, 'chances-360');
+  } finally {
+    await context.close();
+  }
 });

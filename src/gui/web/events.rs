@@ -156,7 +156,10 @@ pub fn stream(
 
 /// An `info` line as JSON: `depth`, `seldepth`, `multipv`, `nodes`, `nps`, `time`, `hashfull`
 /// as numbers, `score` as `{"cp": n}` or `{"mate": n}`, `pv` as a list of moves, `string` as
-/// the free text of `info string …`; fields the line lacks are left out.
+/// the free text of `info string …`; fields the line lacks are left out, but for `wdl`: with
+/// a score there is always `wdl`, the side to move's chances `[win, draw, loss]` in per mille
+/// as the engine gave them beside the score (`UCI_ShowWDL`), or `null` when it gave none (or
+/// none that could be read).
 pub fn info_json(info: &Info) -> Value {
     let mut out = Map::new();
     let numbers = [
@@ -178,6 +181,9 @@ pub fn info_json(info: &Info) -> Value {
         Some(ReportedScore::Mate(n)) => out.insert("score".into(), json!({ "mate": n })),
         None => None,
     };
+    if info.score.is_some() {
+        out.insert("wdl".into(), json!(info.wdl));
+    }
     if let Some(pv) = &info.pv {
         out.insert("pv".into(), json!(pv));
     }
@@ -202,11 +208,32 @@ mod tests {
         assert_eq!(info["score"]["cp"], 23);
         assert_eq!(info["nps"], 3876000);
         assert_eq!(info["pv"], json!(["c5", "b2", "a2"]));
+        assert_eq!(info["wdl"], Value::Null, "a score without chances");
         let mate = parse_info("info depth 1 score mate -2 pv d4-e4");
         assert_eq!(mate["score"]["mate"], -2);
         let text = parse_info("info string error illegal-move move 1 e5");
         assert_eq!(text["string"], "error illegal-move move 1 e5");
         assert_eq!(parse_info("info depth x"), json!({}));
+    }
+
+    #[test]
+    fn the_chances_go_beside_the_score() {
+        let parse_info = |line: &str| info_json(&Info::parse(line).expect("an info line"));
+        let info = parse_info("info depth 5 score cp 23 wdl 512 300 188 nodes 7752 pv c5");
+        assert_eq!(
+            info,
+            json!({
+                "depth": 5, "score": { "cp": 23 }, "wdl": [512, 300, 188], "nodes": 7752,
+                "pv": ["c5"]
+            })
+        );
+        let lost = parse_info("info depth 1 score mate -2 wdl 0 0 1000 pv d4-e4");
+        assert_eq!(lost["wdl"], json!([0, 0, 1000]));
+        // Malformed chances are none; a line without a score has no `wdl` at all.
+        let bad = parse_info("info depth 1 score cp 3 wdl 600 600 600 pv c3");
+        assert_eq!(bad["wdl"], Value::Null);
+        assert_eq!(bad["pv"], json!(["c3"]));
+        assert!(parse_info("info depth 2 nodes 5").get("wdl").is_none());
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! translator: it talks to the engine (ludus itself, or any engine given with `--engine`)
 //! only through the protocol — `query` for the position, the legal moves and the result,
 //! `go movetime` for engine moves and hints, whose `info` lines stream to the page as
-//! server-sent events.
+//! server-sent events. Its searching engine has `UCI_ShowWDL` on, so every score reaches the
+//! page with the side to move's chances of a win, a draw and a loss.
 //!
 //! # Sessions
 //!
@@ -68,7 +69,7 @@
 //! | `GET /api/state?s=ID` | the session's game: `session`, settings, `moves` (and `moves_shown`, as the move list shows them: `d10×d12`, `d4+d3+b4`, and `movers`, who made each: `p1` or `p2`; a player may move twice in a row, after the other passed), `fen`, `legal`, `sides` (the seats' names), `notation` (how moves name the board's places: `squares` or `tiles`), `score_words` (how evaluations are worded: `per_unit` engine units per unit shown, `decimals`, `unit`, e.g. Isaac's `points`), `gameover`, `result`, `reason`, `resigned` (`p1`, `p2` or null), `can_resign`, the board `svg` and `svg_flipped` (seen from player two's side; Tactigon's also on its side for a wide window, `svg_wide` and `svg_wide_flipped`: Red on the left, or Blue), `lost` (Tactigon: the kinds of pieces each side has lost), `alert` (Tactigon: the gold pair to break), the game's own panel under its name, if it has one (`isaac`: the panel's phase, status and players, and each removal open to the mover with its points, the cell its counter lands on for every advance and the advance that would collide; absent for other games), … |
 //! | `GET /api/view?s=ID&ply=N` | the position after N moves (0 … the number played), for the move list: `ply`, `live`, `fen`, `move`, `shown`, `p1turn`, `svg`, `svg_flipped`, `lost`, the game's own panel (`isaac`) |
 //! | `GET /api/why?s=ID&moves=M1,M2,…` | for 1 to 8 moves of the current position: `{moves: [{move, legal, why}]}`, `why` the rule a move breaks in the rules' words (as the terminal says it), null for a legal move; the page asks it for a refused click |
-//! | `GET /api/events?c=CLIENT` | server-sent events of every session of browser `CLIENT`: `state` after every change, `info` per engine line (with `kind`: `move`, `hint`, `analysis`, `review`; `ply` and `p1` of the position searched), `review` per position a review has searched, each with `session` |
+//! | `GET /api/events?c=CLIENT` | server-sent events of every session of browser `CLIENT`: `state` after every change, `info` per engine line (with `kind`: `move`, `hint`, `analysis`, `review`; `ply` and `p1` of the position searched; beside a `score`, `wdl`: the side to move's chances `[win, draw, loss]` in per mille, or null when the engine gave none), `review` per position a review has searched, each with `session` |
 //! | `GET /api/events?s=ID` | the same for one session (and it keeps that session in use while open) |
 //! | `GET /api/export?s=ID` | the game in the referee's record format (text) |
 //! | `POST /api/new?s=ID` | `{game, options, mode: hh\|he\|eh\|ee, level, movetime}` |
@@ -77,7 +78,7 @@
 //! | `POST /api/load?s=ID` | `{text}`: `startpos [moves …]` or `fen <F> [moves …]`, checked by the engine |
 //! | `POST /api/hint?s=ID` | a search for the person to move; the move arrives in the state |
 //! | `POST /api/analyse?s=ID` | `{ply}`: the analysis mode searches the position after `ply` moves (`go infinite`, 3 lines as `info` events) until `{"ply": null}`, a change of the game, or an engine move falls due (409 while the engine is busy with the game or where the game is over; the state's `analysis` is the ply searched, `can_analyse` whether the engine is free) |
-//! | `POST /api/review?s=ID` | `{depth\|nodes\|movetime}` (default `nodes 200000`) or `{stop: true}`: reviews the game as `ludus analyse` does, position by position; the state's `review` has the progress, each move's mark (`?!`, `?`, `??`) and player one's score per ply (`graph`) |
+//! | `POST /api/review?s=ID` | `{depth\|nodes\|movetime}` (default `nodes 200000`) or `{stop: true}`: reviews the game as `ludus analyse` does, position by position; the state's `review` has the progress, each move's mark (`?!`, `?`, `??`) and the score and chances (`wdl`) of each position (`graph`) |
 //! | `POST /api/pause?s=ID` | `{paused}`: hold engine moves back, or go on |
 //! | `POST /api/resign?s=ID` | `{}`: the person playing the engine resigns (409 unless a person plays the engine and the game goes on); undo takes it back |
 //! | `POST /api/leave?s=ID&t=TAB` | `{}`: tab `TAB` no longer shows the session |

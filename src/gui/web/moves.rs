@@ -291,6 +291,7 @@ mod tests {
             elapsed_ms: 5,
             score: None,
             depth: None,
+            wdl: None,
             ponder: None,
         })
     }

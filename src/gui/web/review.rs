@@ -62,14 +62,22 @@ fn score_json(score: ReportedScore) -> Value {
     }
 }
 
+/// Chances from the other side: its win is this side's loss.
+fn turned([win, draw, loss]: [u32; 3]) -> [u32; 3] {
+    [loss, draw, win]
+}
+
 /// The review as the page shows it: `limit`, `running`, `done` and `total` positions,
 /// `error`; `moves`, per move reviewed, `null` until both its positions are searched, else
-/// `{mark, verdict, loss, best, best_score, after}` (the last two from the mover's side, as
-/// `ludus analyse` writes them); `graph`, per position from the start to the last move
-/// reviewed, the engine's score `{score: {cp|mate: N}, p1}` (from the side to move; `p1`:
-/// player one is to move), `{end: p1win|p2win|draw}` for a finished game's last position,
-/// `null` not searched yet. `null` when there is no review, or the
-/// game no longer begins with the moves reviewed.
+/// `{mark, verdict, loss, best, best_score, best_wdl, after, after_wdl}` (all from the
+/// mover's side, the scores as `ludus analyse` writes them; `best_wdl` the chances
+/// `[win, draw, loss]` in per mille the engine gave with the score of the position before the
+/// move, `after_wdl` those of the position after it, `null` when it gave none); `graph`, per
+/// position from the start to the last move reviewed, the engine's score and chances
+/// `{score: {cp|mate: N}, wdl: [win, draw, loss] | null, p1}` (both from the side to move;
+/// `p1`: player one is to move), `{end: p1win|p2win|draw}` for a finished game's last
+/// position, `null` not searched yet. `null` when there is no review, or the game no longer
+/// begins with the moves reviewed.
 pub fn review_json(session: &Session) -> Value {
     let Some(r) = session.review_shown() else {
         return Value::Null;
@@ -90,15 +98,18 @@ pub fn review_json(session: &Session) -> Value {
                 "loss": m.loss,
                 "best": m.best,
                 "best_score": m.best_score.map(|s| s.to_string()),
+                "best_wdl": r.answers.get(i).and_then(|a| a.wdl),
                 "after": m.after.map(|a| a.to_string()),
+                "after_wdl": r.answers.get(i + 1).and_then(|a| a.wdl).map(turned),
             })
         })
         .collect();
     let mut graph: Vec<Value> = (0..=r.moves.len())
         .map(|i| match (r.answers.get(i), r.p1.get(i)) {
-            (Some(answer), Some(&p1)) => answer
-                .score
-                .map_or(Value::Null, |s| json!({ "score": score_json(s), "p1": p1 })),
+            (Some(answer), Some(&p1)) => answer.score.map_or(
+                Value::Null,
+                |s| json!({ "score": score_json(s), "wdl": answer.wdl, "p1": p1 }),
+            ),
             _ => Value::Null,
         })
         .collect();

@@ -5,7 +5,9 @@
 //! session: it reports on a channel ([`WorkerEvent`]) — every `info` line as it arrives,
 //! each answer of a review, the end of every search — and reads whether a job is still
 //! wanted from [`Wanted`], skipping stale jobs and stopping an analysis or a review that is no
-//! longer wanted. A failed engine is started afresh for the next job.
+//! longer wanted. A failed engine is started afresh for the next job, and every engine it
+//! starts has `UCI_ShowWDL` on (when it has the option), so each score comes with the side to
+//! move's chances of a win, a draw and a loss.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
@@ -26,6 +28,10 @@ const STOP_AFTER: Duration = Duration::from_secs(1);
 
 /// What the engine gets after `stop` before it counts as stalled.
 const GRACE: Duration = Duration::from_secs(5);
+
+/// The option that adds the chances of a win, a draw and a loss to every scored `info` line
+/// (protocol.md, "Options").
+const SHOW_WDL: &str = "UCI_ShowWDL";
 
 /// Starts the worker thread `name`: it takes `jobs` until their queue is closed, then quits
 /// its engine (started with `command`, counted in `engines`) and ends, which closes
@@ -107,8 +113,10 @@ impl Worker {
     /// when the engine has the option).
     fn ready(&mut self, job: &Job, lines: u32) -> Result<&mut Engine, String> {
         if self.engine.is_none() {
-            let started = Engine::start(&self.command, &self.engines);
-            self.engine = Some(started.map_err(|e| e.to_string())?);
+            let mut started =
+                Engine::start(&self.command, &self.engines).map_err(|e| e.to_string())?;
+            show_chances(&mut started).map_err(|e| e.to_string())?;
+            self.engine = Some(started);
             self.applied = None;
             self.lines = 1;
         }
@@ -208,8 +216,22 @@ impl Worker {
     }
 }
 
-/// Reports one `info` line of search `tag`.
+/// Asks a freshly started engine for its chances of a win, a draw and a loss on every scored
+/// `info` line (`UCI_ShowWDL`, when it has the option), so the page can show them beside
+/// every score.
+fn show_chances(engine: &mut Engine) -> Result<(), EngineFailure> {
+    if engine.advertises(SHOW_WDL) {
+        engine.set_option(SHOW_WDL, "true")?;
+    }
+    Ok(())
+}
+
+/// Reports one `info` line of search `tag` (chances the engine gave malformed are left out,
+/// and logged).
 fn info_event(events: &Sender<WorkerEvent>, tag: Tag, info: &crate::client::Info) {
+    if let Some(why) = &info.wdl_error {
+        log::warn!("the engine's chances cannot be read: {why}");
+    }
     let _ = events.send(WorkerEvent::Info {
         tag,
         info: info.clone(),
