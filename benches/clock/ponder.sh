@@ -39,7 +39,9 @@ for game in $game_list; do
     if [ "$game" = sight ]; then
         each+=("${sight_each[@]}")
     fi
-    if [ "$(grep -c '^\[Result' "$name.pgn" 2>/dev/null || true)" -ge "$games" ]; then
+    played=0
+    [ -s "$name.pgn" ] && played=$(grep -c '^\[Result' "$name.pgn" || true)
+    if [ "${played:-0}" -ge "$games" ]; then
         echo "== $game: done ($games games)" >&2
         continue
     fi
