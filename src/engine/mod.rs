@@ -278,6 +278,14 @@ impl<G: Searchable> Engine<G> {
         self.running.is_some() && self.bounded
     }
 
+    /// The running job `id` now ends by itself (a ponder search that `ponderhit` gave the real
+    /// search's deadlines): end of input lets it finish, as it would a bounded `go`.
+    pub fn now_bounded(&mut self, id: u64) {
+        if self.running == Some(id) {
+            self.bounded = true;
+        }
+    }
+
     /// Marks job `id` as over (the protocol saw its final report).
     pub fn finished(&mut self, id: u64) {
         if self.running == Some(id) {

@@ -1,5 +1,5 @@
 //! Scripts get what they asked for: at end of input the engine lets bounded work (`go` with
-//! a limit, `perft`, `bench`) finish and print its full result before it exits, while `quit`
+//! a limit, a ponder search that `ponderhit` gave a clock, `perft`, `bench`) finish and print its full result before it exits, while `quit`
 //! stops at once (protocol.md, "Conventions"). Compared against the same work run with an
 //! explicit wait: the one-shot commands, or a protocol session that waits for the answer.
 
@@ -50,6 +50,32 @@ fn go_depth_at_end_of_input_reaches_its_depth() {
         let bestmoves = lines.iter().filter(|l| is_bestmove(l)).count();
         assert_eq!(bestmoves, 1, "{game}: {lines:#?}");
     }
+}
+
+#[test]
+fn a_ponder_search_hit_on_a_clock_finishes_its_move_at_end_of_input() {
+    // After `ponderhit` the ponder search is the real one, bounded by `movetime`: end of input
+    // lets it spend its time, as it would a `go movetime`, instead of stopping it at once.
+    let lines = piped(
+        &["--game", "tactigon"],
+        &[
+            "position startpos moves d8-c9",
+            "go ponder movetime 600",
+            "ponderhit",
+        ],
+    );
+    let last = lines.last().map(String::as_str).unwrap_or("");
+    assert!(is_bestmove(last), "{lines:#?}");
+    // The final report has the search's totals: its time is the move's, not a stop's.
+    let time = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth "))
+        .and_then(|l| l.split(" time ").nth(1))
+        .and_then(|t| t.split(' ').next())
+        .and_then(|t| t.parse::<u64>().ok());
+    assert!(time.is_some_and(|t| t >= 300), "{time:?}: {lines:#?}");
+    assert_eq!(lines.iter().filter(|l| is_bestmove(l)).count(), 1);
 }
 
 #[test]

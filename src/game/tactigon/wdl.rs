@@ -9,11 +9,11 @@ use crate::game::wdl::{WdlModel, WinChances};
 const START_PIECES: u32 = 26;
 
 impl WinChances for Tactigon {
-    /// Fitted by `ludus wdl fit --game tactigon` to 15,000 self-play games (docs/wdl.md,
+    /// Fitted by `ludus wdl fit --game tactigon` to 20,000 self-play games (docs/wdl.md,
     /// "Tactigon").
     const WDL_MODEL: WdlModel<'static> = WdlModel {
-        a: &[35.4, 153.3, 328.7, 568.9],
-        b: &[222.6, 105.2, 99.8, 80.7],
+        a: &[46.2, 146.1, 322.5, 497.9],
+        b: &[182.7, 102.0, 94.9, 69.9],
     };
 
     fn wdl_phase(&self) -> f64 {

@@ -174,6 +174,7 @@ impl<G: Searchable> Session<'_, G> {
                     .limits
                     .deadlines(started, params.overhead_ms, moves_left);
                 hit.hit(deadlines);
+                self.engine.now_bounded(job);
                 return;
             }
         }
