@@ -221,11 +221,11 @@ test('analysis mode says there is nothing to search where the game is over', asy
   await page.close();
 });
 
-test('a review marks the thrown-away win, and only it, as a blunder', async () => {
+/** A page with a Sight game reviewed at depth 4: b2 wins for White (the solved book), e5, then
+ * a1 throws the win away (e1 keeps it; tests/referee/analyse.rs). */
+async function reviewedThrownAwayWin() {
   const page = await openPage();
   await newGame(page, { game: 'sight', mode: 'hh' });
-  // tests/referee/analyse.rs: b2 wins for White (the solved book), e5, then a1 throws the win away
-  // (e1 keeps it).
   for (const [i, cell] of ['b2', 'e5', 'a1'].entries()) {
     await clickCell(page, cell);
     await waitPly(page, i + 1);
@@ -233,6 +233,12 @@ test('a review marks the thrown-away win, and only it, as a blunder', async () =
   await page.selectOption('#review-limit', 'depth 4');
   await page.click('#btn-review');
   await page.waitForFunction(() => document.body.dataset.review === 'done', null, { timeout: 60_000 });
+  return page;
+}
+
+
+test('a review marks the thrown-away win, and only it, as a blunder', async () => {
+  const page = await reviewedThrownAwayWin();
   const marked = await page.$$eval('#moves .mv[data-mark]', (b) => b.map((e) => [e.dataset.ply, e.dataset.mark]));
   assert.deepEqual(marked, [['3', '??']]);
   assert.match(await page.$eval('#review-status', (s) => s.textContent), /: 0 inaccuracies, 0 mistakes, 1 blunder$/);
@@ -449,16 +455,7 @@ test('the chances of a win, a draw and a loss stand beside every score, for play
 });
 
 test('the review gives the chances after each move beside its score', async () => {
-  const page = await openPage();
-  await newGame(page, { game: 'sight', mode: 'hh' });
-  // b2 wins for White (the solved book), e5, then a1 throws the win away.
-  for (const [i, cell] of ['b2', 'e5', 'a1'].entries()) {
-    await clickCell(page, cell);
-    await waitPly(page, i + 1);
-  }
-  await page.selectOption('#review-limit', 'depth 4');
-  await page.click('#btn-review');
-  await page.waitForFunction(() => document.body.dataset.review === 'done', null, { timeout: 60_000 });
+  const page = await reviewedThrownAwayWin();
   const titles = await page.$$eval('#eval-graph .point title', (t) => t.map((e) => e.textContent));
   assert.equal(titles.length, 4);
   for (const [ply, title] of titles.slice(0, 3).entries()) {
