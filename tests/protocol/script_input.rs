@@ -79,6 +79,18 @@ fn a_ponder_search_hit_on_a_clock_finishes_its_move_at_end_of_input() {
 }
 
 #[test]
+fn a_ponder_search_hit_without_a_limit_is_stopped_at_end_of_input() {
+    // `go ponder` without a limit is, after its `ponderhit`, a `go` without one: end of input
+    // stops and answers it (a Tactigon search without a limit would not end by itself).
+    let lines = piped(
+        &["--game", "tactigon"],
+        &["position startpos moves d8-c9", "go ponder", "ponderhit"],
+    );
+    assert!(lines.last().is_some_and(|l| is_bestmove(l)), "{lines:#?}");
+    assert_eq!(lines.iter().filter(|l| is_bestmove(l)).count(), 1);
+}
+
+#[test]
 fn quit_still_stops_a_bounded_search_at_once() {
     // Depth 40 in Tactigon would take far longer than the timeout; `quit` ends it.
     let lines = piped(

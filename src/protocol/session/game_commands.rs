@@ -174,7 +174,9 @@ impl<G: Searchable> Session<'_, G> {
                     .limits
                     .deadlines(started, params.overhead_ms, moves_left);
                 hit.hit(deadlines);
-                self.engine.now_bounded(job);
+                if params.limits.is_bounded() {
+                    self.engine.now_bounded(job);
+                }
                 return;
             }
         }
