@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::common::process::{Engine, ReadError};
+use crate::common::process::{Engine, ReadError, info_field};
 
 const WAIT: Duration = Duration::from_secs(30);
 
@@ -37,6 +37,15 @@ fn pv(line: &str) -> Vec<&str> {
 /// Lines read until (and with) the first `bestmove`.
 fn until_bestmove(engine: &mut Engine) -> Vec<String> {
     engine.read_until_within(WAIT, "bestmove", is_bestmove_line)
+}
+
+/// The lines the engine has printed so far (read until 50 ms pass without one).
+fn printed_so_far(engine: &mut Engine) -> Vec<String> {
+    let mut lines = Vec::new();
+    while let Ok(line) = engine.try_read_line(Duration::from_millis(50)) {
+        lines.push(line);
+    }
+    lines
 }
 
 /// Nothing at all is printed within `window`.
@@ -90,10 +99,7 @@ fn ponderhit_starts_the_real_search_on_the_clock_and_prints_one_bestmove() {
         let first = engine.read_line_within(WAIT, "a ponder info line");
         assert!(first.starts_with("info "), "{game}: {first}");
         std::thread::sleep(Duration::from_millis(300));
-        let mut held = Vec::new();
-        while let Ok(line) = engine.try_read_line(Duration::from_millis(50)) {
-            held.push(line);
-        }
+        let held = printed_so_far(&mut engine);
         assert!(
             !held.iter().any(|l| is_bestmove_line(l)),
             "{game}: {held:?}"
@@ -157,14 +163,13 @@ fn with_ponder_off_bestmove_stays_two_words() {
 
 /// The `depth` and `nodes` of an `info depth` line.
 fn depth_and_nodes(line: &str) -> Option<(u32, u64)> {
-    let words: Vec<&str> = line.split(' ').collect();
-    let after = |key: &str| {
-        let at = words.iter().position(|w| *w == key)?;
-        words.get(at + 1)?.parse::<u64>().ok()
-    };
-    line.starts_with("info depth ")
-        .then(|| Some((after("depth")? as u32, after("nodes")?)))
-        .flatten()
+    if !line.starts_with("info depth ") {
+        return None;
+    }
+    Some((
+        info_field(line, "depth")? as u32,
+        info_field(line, "nodes")?,
+    ))
 }
 
 #[test]
@@ -182,10 +187,7 @@ fn ponderhit_on_a_clock_goes_on_with_the_ponder_search() {
         engine.send("go ponder wtime 3000 btime 3000 winc 30 binc 30");
         engine.read_line_within(WAIT, "a ponder info line");
         std::thread::sleep(Duration::from_millis(400));
-        let mut before = Vec::new();
-        while let Ok(line) = engine.try_read_line(Duration::from_millis(50)) {
-            before.push(line);
-        }
+        let before = printed_so_far(&mut engine);
         let pondered = before
             .iter()
             .rev()

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use crate::common::process::{Engine, is_bestmove, run};
+use crate::common::process::{Engine, info_field, is_bestmove, run};
 
 /// Long enough for any of the bounded jobs below on a slow machine.
 const TIMEOUT: Duration = Duration::from_secs(120);
@@ -71,9 +71,7 @@ fn a_ponder_search_hit_on_a_clock_finishes_its_move_at_end_of_input() {
         .iter()
         .rev()
         .find(|l| l.starts_with("info depth "))
-        .and_then(|l| l.split(" time ").nth(1))
-        .and_then(|t| t.split(' ').next())
-        .and_then(|t| t.parse::<u64>().ok());
+        .and_then(|l| info_field(l, "time"));
     assert!(time.is_some_and(|t| t >= 300), "{time:?}: {lines:#?}");
     assert_eq!(lines.iter().filter(|l| is_bestmove(l)).count(), 1);
 }
