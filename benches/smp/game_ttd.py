@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Time to depth along whole games (docs/benchmarks.md, "Threads"): one engine process per
+configuration plays through each game of GAMES, searching every position from its first ply on
+with `go depth D`, its table and history kept from move to move as in a real game. The sum
+of the times the engine reports for depth D is that configuration's figure; runs alternate
+between configurations and the median of RUNS is kept. Prints each configuration's median
+and its ratio to the first one's.
+
+Where benches/smp/time_to_depth.sh times one deep search of a fresh engine, this times the
+short searches of a game at a fast time control (a Tactigon move at 10+0.1 gets about 0.2 s).
+Run it alone on the machine: N threads need N free cores.
+
+    benches/smp/game_ttd.py [--runs R] [--games FILE] CONFIG...
+
+A CONFIG is `BINARY:THREADS`, e.g. `target/release/ludus:1 target/release/ludus:2`.
+GAMES lines are `game|depth|first ply|position startpos moves …` (default
+benches/smp/games.txt).
+"""
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def read_games(path):
+    games = []
+    for raw in Path(path).read_text().splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        game, depth, first, position = line.split("|", 3)
+        words = position.split()
+        if words[:3] != ["position", "startpos", "moves"]:
+            sys.exit(f"{path}: expected 'position startpos moves …', got {position[:40]!r}")
+        games.append((game, int(depth), int(first), words[3:]))
+    return games
+
+
+class Engine:
+    def __init__(self, binary, game, threads):
+        self.proc = subprocess.Popen(
+            [binary, "--game", game], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self.send("uci")
+        self.wait_for("uciok")
+        for name, value in [("Threads", threads), ("Searcher", "alphabeta"),
+                            ("SolvedBook", "false")]:
+            self.send(f"setoption name {name} value {value}")
+        self.send("uginewgame")
+        self.send("isready")
+        self.wait_for("readyok")
+
+    def send(self, line):
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def wait_for(self, word):
+        lines = []
+        for line in self.proc.stdout:
+            lines.append(line)
+            if line.split()[:1] == [word]:
+                return lines
+        sys.exit(f"engine ended before '{word}'")
+
+    def time_to(self, moves, depth, limit):
+        """The time (ms) the engine reports for `depth` from the position after `moves`."""
+        self.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
+        self.send(f"go depth {depth}")
+        started = time.monotonic()
+        found = None
+        for line in self.wait_for("bestmove"):
+            words = line.split()
+            if words[:2] != ["info", "depth"] or "pv" not in words:
+                continue
+            d = int(words[2])
+            if d >= depth and found is None and "time" in words:
+                found = int(words[words.index("time") + 1])
+        if time.monotonic() - started > limit:
+            sys.exit(f"a search took over {limit} s")
+        # A proven or forced position ends below `depth`: its last report's time counts.
+        return found if found is not None else int((time.monotonic() - started) * 1000)
+
+    def close(self):
+        self.send("quit")
+        self.proc.wait(timeout=10)
+
+
+def one_run(binary, threads, games, limit):
+    total = 0
+    for game, depth, first, moves in games:
+        engine = Engine(binary, game, threads)
+        for ply in range(first, len(moves) + 1):
+            total += engine.time_to(moves[:ply], depth, limit)
+        engine.close()
+    return total
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--games", default=str(Path(__file__).with_name("games.txt")))
+    parser.add_argument("--limit", type=float, default=60.0, help="seconds per search")
+    parser.add_argument("configs", nargs="+", metavar="BINARY:THREADS")
+    args = parser.parse_args()
+    games = read_games(args.games)
+    configs = []
+    for c in args.configs:
+        binary, _, threads = c.rpartition(":")
+        if not binary or not threads.isdigit():
+            sys.exit(f"a config is BINARY:THREADS, got {c!r}")
+        configs.append((binary, int(threads)))
+    times = {c: [] for c in configs}
+    for run in range(args.runs):
+        for c in configs:
+            times[c].append(one_run(c[0], c[1], games, args.limit))
+            print(f"run {run + 1}: {c[0]} Threads {c[1]}: {times[c][-1]} ms", file=sys.stderr)
+    base = statistics.median(times[configs[0]])
+    for c in configs:
+        m = statistics.median(times[c])
+        print(f"{c[0]} Threads {c[1]}: {m:.0f} ms (runs {times[c]}), {base / m:.2f}x the first")
+
+
+if __name__ == "__main__":
+    main()
