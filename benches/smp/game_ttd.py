@@ -85,7 +85,7 @@ class Engine:
             d = int(words[2])
             if d >= depth and found is None and "time" in words:
                 found = int(words[words.index("time") + 1])
-        # A proven or forced position ends below `depth`: its last report's time counts.
+        # A proven or forced position may end below `depth`: the wall time to its bestmove counts.
         return found if found is not None else int((time.monotonic() - started) * 1000)
 
     def close(self):
