@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Time to depth along whole games (docs/benchmarks.md, "Threads"): one engine process per
-configuration plays through each game of GAMES, searching every position from its first ply on
-with `go depth D`, its table and history kept from move to move as in a real game. The sum
+"""Time to depth along whole games (docs/strength.md, "Time to depth along games"): one
+engine process per configuration plays through each game of GAMES, searching every
+position from its first ply on with `go depth D`, its table and history kept from move to
+move as in a real game. The sum
 of the times the engine reports for depth D is that configuration's figure; runs alternate
 between configurations and the median of RUNS is kept. Prints each configuration's median
 and its ratio to the first one's.
