@@ -1,36 +1,39 @@
 #!/usr/bin/env python3
 """Average search depth and time per move, by engine and by stretch of plies, from a match
-record's move comments (`{score/depth time of clock}`), as in docs/strength.md, "Where the
-second thread loses". Moves of depth above 11 (proven ends) are left out.
+record's move comments (`{score/depth T of B}`), as in docs/strength.md, "Where the second
+thread loses". Plies are counted from the first move after the opening; the two engines are
+taken to alternate, P1 first (as in Tactigon's records). Moves of depth above 11 (proven
+ends) are left out. Reads the records with benches/clock/report.py's `blocks`.
 
-    benches/smp/depth_by_ply.py RECORD.pgn [PLIES_PER_STRETCH]   (default 40)
+    python3 benches/smp/depth_by_ply.py RECORD.pgn [PLIES_PER_STRETCH]   (default 40)
 """
 import collections
 import re
 import sys
+from pathlib import Path
 
-COMMENT = re.compile(r"(\S+)/(\d+) ([\d.]+)s of ([\d.]+)s")
+sys.dont_write_bytecode = True  # no __pycache__ left in benches/clock
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "clock"))
+from report import blocks  # noqa: E402
+
+COMMENT = re.compile(r"\{\S+/(\d+) ([\d.]+)s of [\d.]+s\}")
 
 
 def main():
     if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
     stretch = int(sys.argv[2]) if len(sys.argv) == 3 else 40
-    text = open(sys.argv[1], encoding="utf-8").read()
     totals = collections.defaultdict(lambda: [0, 0.0, 0])
-    for game in text.split("[Event ")[1:]:
-        first = re.search(r'\[P1 "([^"]+)"', game).group(1)
-        second = re.search(r'\[P2 "([^"]+)"', game).group(1)
-        body = game.split("\n\n", 1)[1]
-        for ply, comment in enumerate(re.findall(r"\{([^}]*)\}", body)):
-            m = COMMENT.match(comment)
-            if not m or int(m.group(2)) > 11:
+    for tags, text in blocks(sys.argv[1]):
+        players = (tags.get("P1", "?"), tags.get("P2", "?"))
+        for ply, m in enumerate(COMMENT.finditer(text)):
+            depth = int(m.group(1))
+            if depth > 11:
                 continue
-            who = first if ply % 2 == 0 else second
-            t = totals[(who, ply // stretch)]
+            t = totals[(players[ply % 2], ply // stretch)]
             t[0] += 1
-            t[1] += float(m.group(3))
-            t[2] += int(m.group(2))
+            t[1] += float(m.group(2))
+            t[2] += depth
     engines = sorted({who for who, _ in totals})
     for part in sorted({p for _, p in totals}):
         row = [f"plies {part * stretch:3d}-{part * stretch + stretch - 1:3d}"]
