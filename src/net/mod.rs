@@ -21,6 +21,7 @@
 
 pub mod embedded;
 pub mod file;
+mod kernels;
 
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -148,17 +149,11 @@ impl<G: Evaluate + NetFeatures> GameNet<G> {
 
     fn refresh(&self, pos: &G, slot: &mut Slot) {
         Self::features(pos, slot);
-        let h = self.net.header.hidden;
         for view in 0..2 {
             let sums = &mut slot.sums[view];
             sums.clear();
             sums.extend(self.net.hidden_bias.iter().map(|&b| i32::from(b)));
-            for &f in &slot.features[view] {
-                let w = &self.net.input_weights[usize::from(f) * h..][..h];
-                for (s, &w) in sums.iter_mut().zip(w) {
-                    *s += i32::from(w);
-                }
-            }
+            kernels::move_sums_in_place(sums, &self.net.input_weights, &slot.features[view], &[]);
         }
         slot.valid = true;
     }
@@ -169,7 +164,7 @@ impl<G: Evaluate + NetFeatures> GameNet<G> {
         let mut sum = i64::from(self.net.output_bias);
         for (half, view) in [me, 1 - me].into_iter().enumerate() {
             let weights = &self.net.output_weights[half * h..][..h];
-            sum += dot(&slot.sums[view], weights);
+            sum += kernels::clipped_dot(&slot.sums[view], weights, QA);
         }
         sum
     }
@@ -181,25 +176,6 @@ impl<G: Evaluate + NetFeatures> GameNet<G> {
         let rounded = (scaled + scaled.signum() * unit / 2) / unit + i64::from(self.base(pos));
         rounded.clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
     }
-}
-
-/// The sum of `weights` times the clipped `sums`: products of an activation (at most `QA`, 255)
-/// and a weight (at least −32,768 and at most 32,767) summed 256 at a time stay within an
-/// `i32` (255 · 32,768 · 256 < 2³¹), the cheaper lanes; the chunks are summed in an `i64`.
-fn dot(sums: &[i32], weights: &[i16]) -> i64 {
-    const CHUNK: usize = 256;
-    const _: () = assert!(QA as i64 * 32_768 * CHUNK as i64 <= i32::MAX as i64);
-    sums.chunks(CHUNK)
-        .zip(weights.chunks(CHUNK))
-        .map(|(sums, weights)| {
-            let chunk: i32 = sums
-                .iter()
-                .zip(weights)
-                .map(|(&s, &w)| i32::from(s.clamp(0, QA) as i16) * i32::from(w))
-                .sum();
-            i64::from(chunk)
-        })
-        .sum()
 }
 
 /// One search thread's evaluator: the net, or the game's hand-written evaluation.
@@ -270,19 +246,14 @@ impl<G: Evaluate + NetFeatures> NetEvaluator<G> {
                 return self.evaluate(child, ply);
             }
             let sums = &mut next.sums[view];
-            sums.clone_from(&self.parent.sums[view]);
-            for &f in &self.added {
-                let w = &weights[usize::from(f) * h..][..h];
-                for (s, &w) in sums.iter_mut().zip(w) {
-                    *s += i32::from(w);
-                }
-            }
-            for &f in &self.removed {
-                let w = &weights[usize::from(f) * h..][..h];
-                for (s, &w) in sums.iter_mut().zip(w) {
-                    *s -= i32::from(w);
-                }
-            }
+            sums.resize(h, 0);
+            kernels::moved_sums(
+                sums,
+                &self.parent.sums[view],
+                weights,
+                &self.added,
+                &self.removed,
+            );
         }
         let value = self.net.output(child, &next);
         // Only the sums were written: the slot is no position's to remember.
@@ -322,8 +293,17 @@ impl<G: Evaluate + NetFeatures> NetEvaluator<G> {
         match base {
             Some((from, changed)) if changed < active => {
                 for view in 0..2 {
-                    next.sums[view].clone_from(&self.slots[from].sums[view]);
-                    self.apply(view, &self.slots[from].bits[view], &mut next);
+                    let old = &self.slots[from];
+                    changed_inputs(
+                        &old.bits[view],
+                        &next.bits[view],
+                        &mut self.added,
+                        &mut self.removed,
+                    );
+                    let sums = &mut next.sums[view];
+                    sums.resize(old.sums[view].len(), 0);
+                    let weights = &self.net.net.input_weights;
+                    kernels::moved_sums(sums, &old.sums[view], weights, &self.added, &self.removed);
                 }
                 next.valid = true;
             }
@@ -333,27 +313,23 @@ impl<G: Evaluate + NetFeatures> NetEvaluator<G> {
         self.next = std::mem::replace(&mut self.slots[ply], next);
         value
     }
+}
 
-    /// Moves `next.sums[view]` from the sums of the inputs set in `old` to those of its own.
-    fn apply(&self, view: usize, old: &[u64], next: &mut Slot) {
-        let h = self.net.net.header.hidden;
-        let weights = &self.net.net.input_weights;
-        let sums = &mut next.sums[view];
-        for (word, (&was, &now)) in old.iter().zip(&next.bits[view]).enumerate() {
-            let mut changed = was ^ now;
-            while changed != 0 {
-                let bit = changed.trailing_zeros() as usize;
-                changed &= changed - 1;
-                let w = &weights[(word * 64 + bit) * h..][..h];
-                if now >> bit & 1 != 0 {
-                    for (s, &w) in sums.iter_mut().zip(w) {
-                        *s += i32::from(w);
-                    }
-                } else {
-                    for (s, &w) in sums.iter_mut().zip(w) {
-                        *s -= i32::from(w);
-                    }
-                }
+/// The inputs set in `now` but not in `was` (into `added`) and the other way round (into
+/// `removed`), both bit sets of one view's inputs.
+fn changed_inputs(was: &[u64], now: &[u64], added: &mut Vec<u16>, removed: &mut Vec<u16>) {
+    added.clear();
+    removed.clear();
+    for (word, (&was, &now)) in was.iter().zip(now).enumerate() {
+        let mut changed = was ^ now;
+        while changed != 0 {
+            let bit = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
+            let input = (word * 64 + bit) as u16;
+            if now >> bit & 1 != 0 {
+                added.push(input);
+            } else {
+                removed.push(input);
             }
         }
     }
