@@ -7,9 +7,9 @@
 //! also compiled for AVX2 and chosen at run time when the processor has it (the release build
 //! targets plain x86-64, whose SSE2 widens an `i16` weight in two instructions and four at a
 //! time). MCTS's expansion in Isaac moves the sums of every child of a node (about 600 in
-//! placement) by six inputs a view, so these two loops were a third of its time; blocked and
-//! with AVX2, Isaac's MCTS with the net runs 1.19× the iterations a second (docs/strength.md,
-//! "Speed of the net's arithmetic"). Integer sums are exact in any order: the results are the
+//! placement) by six inputs a view, so these two loops were 40 % of its time; blocked and
+//! with AVX2, Isaac's MCTS with the net runs 1.19× the iterations a second (docs/benchmarks.md,
+//! "The net's arithmetic"). Integer sums are exact in any order: the results are the
 //! same as the plain loops', and so are the searches.
 
 /// Hidden units summed together in registers: 16 `i32` are four SSE2 registers (two AVX2,
