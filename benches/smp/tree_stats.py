@@ -11,59 +11,28 @@ spent in the last iteration, and the median growth of the last iteration over th
     benches/smp/tree_stats.py BINARY GAMES DEPTH
 """
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
 sys.dont_write_bytecode = True  # no __pycache__ left in benches/smp
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from game_ttd import read_games  # noqa: E402
-
-
-class Engine:
-    def __init__(self, binary, game):
-        self.proc = subprocess.Popen(
-            [binary, "--game", game], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.send("uci")
-        self.until("uciok")
-        for name, value in [("Threads", 1), ("Searcher", "alphabeta"), ("SolvedBook", "false")]:
-            self.send(f"setoption name {name} value {value}")
-        self.send("uginewgame")
-        self.send("isready")
-        self.until("readyok")
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def until(self, first_word):
-        lines = []
-        for line in self.proc.stdout:
-            lines.append(line)
-            if line.startswith(first_word):
-                return lines
-        sys.exit(f"the engine ended before '{first_word}'")
-
-    def close(self):
-        self.send("quit")
-        self.proc.wait(timeout=10)
+from game_ttd import Engine, read_games  # noqa: E402
 
 
 def positions(binary, path, depth):
     """(root moves, {iteration depth: nodes so far}) for every position of the games file."""
     rows = []
     for game, _, first, moves in read_games(path):
-        engine = Engine(binary, game)
+        engine = Engine(binary, game, 1)
         for ply in range(first, len(moves) + 1):
             position = "position startpos moves " + " ".join(moves[:ply])
             engine.send(position)
             engine.send("perft 1")
-            legal = int(engine.until("Nodes searched")[-1].split()[-1])
+            legal = int(engine.wait_for("Nodes")[-1].split()[-1])
             engine.send(position)
             engine.send(f"go depth {depth}")
             nodes = {}
-            for line in engine.until("bestmove"):
+            for line in engine.wait_for("bestmove"):
                 words = line.split()
                 if words[:2] == ["info", "depth"] and "pv" in words and "nodes" in words:
                     nodes[int(words[2])] = int(words[words.index("nodes") + 1])
