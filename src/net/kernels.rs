@@ -7,7 +7,7 @@
 //! also compiled for AVX2 and chosen at run time when the processor has it (the release build
 //! targets plain x86-64, whose SSE2 widens an `i16` weight in two instructions and four at a
 //! time). MCTS's expansion in Isaac moves the sums of every child of a node (about 600 in
-//! placement) by six inputs a view, so these two loops were about a quarter of its time; blocked and
+//! placement) by four to eight inputs a view, so these two loops were about a quarter of its time; blocked and
 //! with AVX2, Isaac's MCTS with the net runs 1.19× the iterations a second (docs/benchmarks.md,
 //! "The net's arithmetic"). Integer sums are exact in any order: the results are the
 //! same as the plain loops', and so are the searches.
