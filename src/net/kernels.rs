@@ -7,10 +7,10 @@
 //! also compiled for AVX2 and chosen at run time when the processor has it (the release build
 //! targets plain x86-64, whose SSE2 widens an `i16` weight in two instructions and four at a
 //! time). MCTS's expansion in Isaac moves the sums of every child of a node (about 600 in
-//! placement) by four to eight inputs a view, so these two loops were about a quarter of its time; blocked and
-//! with AVX2, Isaac's MCTS with the net runs 1.19× the iterations a second (docs/benchmarks.md,
-//! "The net's arithmetic"). Integer sums are exact in any order: the results are the
-//! same as the plain loops', and so are the searches.
+//! placement) by four to eight inputs a view, so these two loops were about a quarter of its
+//! time; blocked and with AVX2, Isaac's MCTS with the net runs 1.19× the iterations a second
+//! (docs/benchmarks.md, "The net's arithmetic"). Integer sums are exact in any order: the
+//! results are the same as the plain loops', and so are the searches.
 
 /// Hidden units summed together in registers: 16 `i32` are four SSE2 registers (two AVX2,
 /// one AVX-512), few enough that the compiler keeps them there.
@@ -125,7 +125,7 @@ fn clipped_dot_avx2(sums: &[i32], weights: &[i16], clip: i32) -> i64 {
 #[inline(always)]
 fn clipped_dot_body(sums: &[i32], weights: &[i16], clip: i32) -> i64 {
     const CHUNK: usize = 256;
-    const _: () = assert!(255 * 32_768 * CHUNK as i64 <= i32::MAX as i64);
+    const _: () = assert!(super::QA as i64 * 32_768 * CHUNK as i64 <= i32::MAX as i64);
     debug_assert!((0..=255).contains(&clip));
     sums.chunks(CHUNK)
         .zip(weights.chunks(CHUNK))
