@@ -8,6 +8,11 @@
 //! starts the next depth; a helper picks the shallowest depth not already searched by half of
 //! the threads. So each depth is finished by whichever thread gets there first, and with two
 //! threads one searches a ply ahead of the other.
+//!
+//! Threads also post the moves an unfinished iteration has found better than the first move
+//! it searched ([`SharedIterations::post_improved`]): when the search ends with an iteration
+//! cut short, the deepest such move is a deeper opinion than the last completed iteration's,
+//! and the main thread plays it (see `MainSearch::iterate`).
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -15,13 +20,38 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use super::alphabeta::RootLine;
 use super::ordering::MAX_PLY;
 
-/// The deepest iteration completed so far by any thread, and its best line.
+/// An iteration completed by one of the threads, and its best line.
 #[derive(Clone, Debug)]
 pub struct Completed<M> {
     /// The iteration's depth.
     pub depth: u32,
     /// Its best line.
     pub line: RootLine<M>,
+}
+
+/// A root move that an iteration, completed or not, found better than the first move it
+/// searched.
+#[derive(Clone, Debug)]
+pub struct Improvement<M> {
+    /// The iteration's depth.
+    pub depth: u32,
+    /// The move's line; its score is a value, or a lower bound where it failed high.
+    pub line: RootLine<M>,
+    /// The iteration's first move, which `line`'s move beat.
+    pub over: M,
+}
+
+impl<M: Clone> Improvement<M> {
+    /// Keeps this improvement in `kept` if it is deeper than the one there, or as deep and
+    /// scored higher: the rule by which a search's improvements are compared.
+    pub fn keep_in(&self, kept: &mut Option<Improvement<M>>) {
+        let better = kept.as_ref().is_none_or(|k| {
+            self.depth > k.depth || (self.depth == k.depth && self.line.score > k.line.score)
+        });
+        if better {
+            *kept = Some(self.clone());
+        }
+    }
 }
 
 /// The iterations of one search's threads (see the module's doc).
@@ -32,6 +62,9 @@ pub struct SharedIterations<M> {
     searching: Vec<AtomicU32>,
     /// The deepest completed iteration's line (written before `completed` grows).
     deepest: Mutex<Option<Completed<M>>>,
+    /// The deepest improvement any thread found in an iteration (the highest score at that
+    /// depth), completed or not.
+    improved: Mutex<Option<Improvement<M>>>,
     /// Threads taking part.
     threads: usize,
 }
@@ -43,6 +76,7 @@ impl<M: Clone> SharedIterations<M> {
             completed: AtomicU32::new(0),
             searching: (0..=MAX_PLY + 1).map(|_| AtomicU32::new(0)).collect(),
             deepest: Mutex::new(None),
+            improved: Mutex::new(None),
             threads: threads.max(1),
         }
     }
@@ -69,6 +103,23 @@ impl<M: Clone> SharedIterations<M> {
     /// The deepest completed iteration, if any.
     pub fn deepest(&self) -> Option<Completed<M>> {
         self.deepest
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Records that a thread's iteration found a move better than the first one it
+    /// searched: kept if no deeper improvement is known and, at the same depth, if its score
+    /// is higher ([`Improvement::keep_in`]).
+    pub fn post_improved(&self, found: &Improvement<M>) {
+        let mut improved = self.improved.lock().unwrap_or_else(|e| e.into_inner());
+        found.keep_in(&mut improved);
+    }
+
+    /// The improvement recorded by [`SharedIterations::post_improved`] at the deepest depth,
+    /// if any.
+    pub fn improved(&self) -> Option<Improvement<M>> {
+        self.improved
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone()
@@ -130,6 +181,36 @@ mod tests {
         shared.post(5, &line(-7, 4));
         assert_eq!(shared.completed_depth().load(Ordering::Relaxed), 5);
         assert_eq!(shared.deepest().map(|c| c.line.pv), Some(vec![4]));
+    }
+
+    fn improvement(depth: u32, score: i32, first: u8) -> Improvement<u8> {
+        Improvement {
+            depth,
+            line: line(score, first),
+            over: 0,
+        }
+    }
+
+    #[test]
+    fn the_deepest_improvement_with_the_highest_score_is_kept() {
+        let shared = SharedIterations::new(2);
+        assert!(shared.improved().is_none());
+        shared.post_improved(&improvement(6, 10, 1));
+        shared.post_improved(&improvement(6, 5, 2));
+        assert_eq!(shared.improved().map(|c| c.line.pv), Some(vec![1]));
+        shared.post_improved(&improvement(6, 12, 3));
+        assert_eq!(shared.improved().map(|c| c.line.pv), Some(vec![3]));
+        shared.post_improved(&improvement(5, 90, 4));
+        assert_eq!(
+            shared.improved().map(|c| (c.depth, c.line.pv)),
+            Some((6, vec![3])),
+            "a shallower improvement never replaces a deeper one"
+        );
+        shared.post_improved(&improvement(7, -40, 5));
+        assert_eq!(
+            shared.improved().map(|c| (c.depth, c.line.score)),
+            Some((7, -40))
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use super::alphabeta::{AlphaBeta, RootLine};
-use super::iterations::SharedIterations;
+use super::iterations::{Improvement, SharedIterations};
 use super::limits::Timing;
 use super::score::Score;
 use super::{SearchInfo, SearchParams, SearchResult, aspiration_search};
@@ -50,6 +50,7 @@ impl<G: Searchable> MainSearch<'_, G> {
         // only that move's, not the position's, so it is never the result's score.
         let mut unfinished: Option<RootLine<G::Move>> = None;
         let mut result = SearchResult::empty();
+        let mut cut = false;
         let mut depth = 1;
         while depth <= self.max_depth {
             // Aspiration: a single line searches a window around the last iteration's score.
@@ -81,9 +82,8 @@ impl<G: Searchable> MainSearch<'_, G> {
                         // not reported and has no score: depth 1 is not complete).
                         unfinished = ab.unfinished_best.take();
                     } else {
-                        // Cut during a later iteration: the last finished one's lines again,
-                        // with the totals of the whole search.
-                        self.report_lines(ab, result.depth, lines_wanted, &lines, report);
+                        // Cut during a later iteration: reported below.
+                        cut = true;
                     }
                     break;
                 }
@@ -112,6 +112,16 @@ impl<G: Searchable> MainSearch<'_, G> {
             }
             depth = done + 1;
         }
+        if let Some(found) = self.improvement(ab, result.depth, &lines) {
+            // A deeper iteration, cut short or still running in a helper, found a better
+            // move than the completed one's first: its line is played and reported.
+            result.depth = found.depth;
+            lines = vec![found.line];
+            self.report_lines(ab, found.depth, lines_wanted, &lines, report);
+        } else if cut {
+            // The last finished iteration's lines again, with the totals of the whole search.
+            self.report_lines(ab, result.depth, lines_wanted, &lines, report);
+        }
         result.nodes = ab.total_nodes();
         if let Some(best) = lines.first() {
             result.best = best.pv.first().copied();
@@ -123,6 +133,32 @@ impl<G: Searchable> MainSearch<'_, G> {
             result.best = Some(moves[0]);
         }
         result
+    }
+
+    /// The deepest improvement on `lines` (the deepest completed iteration's, at `done`) that
+    /// this thread or a helper found: a move that an iteration deeper than `done` scored
+    /// above the first move it searched, when that first move is `lines`' (so the deeper
+    /// search compared the two). Only with one line, and not under `go mate`, whose answer
+    /// is the deepest completed iteration's.
+    fn improvement(
+        &self,
+        ab: &AlphaBeta<G>,
+        done: u32,
+        lines: &[RootLine<G::Move>],
+    ) -> Option<Improvement<G::Move>> {
+        let played = *lines.first()?.pv.first()?;
+        if lines.len() > 1 || self.params.limits.mate.is_some() {
+            return None;
+        }
+        let mut chosen = None;
+        let candidates = [ab.improved.clone(), self.shared.and_then(|s| s.improved())];
+        for found in candidates.into_iter().flatten() {
+            if found.depth > done && found.over == played && found.line.pv.first() != Some(&played)
+            {
+                found.keep_in(&mut chosen);
+            }
+        }
+        chosen
     }
 
     /// One `info` report per finished line of the iteration at `depth`.

@@ -392,7 +392,7 @@ pub fn search_reporting<G: Searchable>(
         ab.set_net(net.as_ref());
         ab.progress = Some(ProgressSink::new(progress, start));
         if let Some(shared) = &shared {
-            ab.set_completed_depth(shared.completed_depth());
+            ab.set_iterations(shared);
         }
         if let Some(inflight) = &inflight {
             ab.set_inflight(inflight);

@@ -97,7 +97,7 @@ impl<G: Searchable> HelperPlan<'_, G> {
         ab.set_earlier_positions(self.earlier_positions);
         ab.set_net(self.net);
         if let Some(shared) = self.iterations {
-            ab.set_completed_depth(shared.completed_depth());
+            ab.set_iterations(shared);
         }
         if let Some(inflight) = self.inflight {
             ab.set_inflight(inflight);

@@ -2,11 +2,12 @@
 //! table, killer and history ordering, mate-distance pruning and a quiescence search over the
 //! game's noisy moves. Generic over [`Searchable`]; nothing game-specific lives here.
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::inflight::{self, InFlight, MoveOrder};
 use super::is_proven_within;
+use super::iterations::{Improvement, SharedIterations};
 use super::limits::Timing;
 use super::ordering::{History, Killers, MAX_PLY, promote, sort_by_history};
 use super::progress::ProgressSink;
@@ -80,9 +81,13 @@ pub struct AlphaBeta<'a, G: Searchable> {
     /// cut short (`None` if it finished, or was cut before its first move was scored): what
     /// the search answers when not even depth 1 completed.
     pub unfinished_best: Option<RootLine<G::Move>>,
-    /// The deepest iteration any thread of the search has completed (Lazy SMP,
-    /// [`super::iterations`]); `None` with one thread.
-    completed_depth: Option<&'a AtomicU32>,
+    /// The deepest iteration's best root move so far that beat the first move the
+    /// iteration searched (with one line searched, `MultiPV` 1): what a search cut short
+    /// during that iteration plays instead of the last completed iteration's move.
+    pub improved: Option<Improvement<G::Move>>,
+    /// The iterations the threads of the search share (Lazy SMP, [`super::iterations`]);
+    /// `None` with one thread.
+    shared: Option<&'a SharedIterations<G::Move>>,
     /// The positions other threads are searching (`None` with one thread).
     inflight: Option<&'a InFlight>,
     /// No late-move reductions: every move is searched to full depth (`go mate`).
@@ -132,7 +137,8 @@ impl<'a, G: Searchable> AlphaBeta<'a, G> {
             seldepth: 0,
             aborted: false,
             unfinished_best: None,
-            completed_depth: None,
+            improved: None,
+            shared: None,
             inflight: None,
             full_width: false,
             deferred: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
@@ -163,10 +169,12 @@ impl<'a, G: Searchable> AlphaBeta<'a, G> {
         self.earlier_positions.sort_unstable();
     }
 
-    /// Abandons an iteration as soon as `completed_depth` (the deepest iteration any thread
-    /// of the search has completed) reaches its depth; see [`AlphaBeta::overtaken`].
-    pub fn set_completed_depth(&mut self, completed_depth: &'a AtomicU32) {
-        self.completed_depth = Some(completed_depth);
+    /// Shares iterations with the search's other threads: an iteration is abandoned as soon
+    /// as the deepest one any thread completed reaches its depth (see
+    /// [`AlphaBeta::overtaken`]), and the root moves that improve on an iteration's first are
+    /// posted to `shared` ([`SharedIterations::post_improved`]).
+    pub fn set_iterations(&mut self, shared: &'a SharedIterations<G::Move>) {
+        self.shared = Some(shared);
     }
 
     /// With `true`, searches every move to full depth, without late-move reductions: a search
@@ -221,8 +229,8 @@ impl<'a, G: Searchable> AlphaBeta<'a, G> {
             self.aborted = over || late;
             if !self.aborted
                 && self
-                    .completed_depth
-                    .is_some_and(|c| c.load(Ordering::Relaxed) >= self.depth)
+                    .shared
+                    .is_some_and(|s| s.completed_depth().load(Ordering::Relaxed) >= self.depth)
             {
                 self.aborted = true;
                 self.overtaken = true;

@@ -5,6 +5,7 @@
 use super::{AlphaBeta, RootLine};
 use crate::game::Searchable;
 use crate::search::inflight::{self, MoveOrder};
+use crate::search::iterations::Improvement;
 use crate::search::tt::Bound;
 
 impl<G: Searchable> AlphaBeta<'_, G> {
@@ -81,6 +82,18 @@ impl<G: Searchable> AlphaBeta<'_, G> {
                 let at = best.partition_point(|l| l.score >= score);
                 best.insert(at, RootLine { score, pv });
                 best.truncate(lines);
+                if lines == 1 && i > 0 {
+                    // Better than the first move: what a cut in this iteration will play.
+                    let found = Improvement {
+                        depth,
+                        line: best[0].clone(),
+                        over: moves[0],
+                    };
+                    found.keep_in(&mut self.improved);
+                    if let Some(shared) = self.shared {
+                        shared.post_improved(&found);
+                    }
+                }
             }
             if best.len() == lines && best[lines - 1].score >= beta {
                 break;
