@@ -169,7 +169,7 @@ fn fixed_depth(plan: &Plan) -> BenchResult<()> {
     Ok(())
 }
 
-/// How deep a `go movetime` search gets: the last completed iteration and the speed, judged
+/// How deep a `go movetime` search gets: the depth of the line it plays and the speed, judged
 /// against the game's nodes/s target.
 fn fixed_time(plan: &Plan) -> BenchResult<Vec<Verdict>> {
     println!("### Depth reached in a fixed time (`Limits {{ movetime_ms }}`, no overhead)\n");
