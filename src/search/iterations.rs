@@ -17,8 +17,8 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use super::alphabeta::RootLine;
 use super::ordering::MAX_PLY;
+use super::root_line::{Improvement, RootLine};
 
 /// An iteration completed by one of the threads, and its best line.
 #[derive(Clone, Debug)]
@@ -27,31 +27,6 @@ pub struct Completed<M> {
     pub depth: u32,
     /// Its best line.
     pub line: RootLine<M>,
-}
-
-/// A root move that an iteration, completed or not, found better than the first move it
-/// searched.
-#[derive(Clone, Debug)]
-pub struct Improvement<M> {
-    /// The iteration's depth.
-    pub depth: u32,
-    /// The move's line; its score is a value, or a lower bound where it failed high.
-    pub line: RootLine<M>,
-    /// The iteration's first move, which `line`'s move beat.
-    pub over: M,
-}
-
-impl<M: Clone> Improvement<M> {
-    /// Keeps this improvement in `kept` if it is deeper than the one there, or as deep and
-    /// scored higher: the rule by which a search's improvements are compared.
-    pub fn keep_in(&self, kept: &mut Option<Improvement<M>>) {
-        let better = kept.as_ref().is_none_or(|k| {
-            self.depth > k.depth || (self.depth == k.depth && self.line.score > k.line.score)
-        });
-        if better {
-            *kept = Some(self.clone());
-        }
-    }
 }
 
 /// The iterations of one search's threads (see the module's doc).

@@ -5,8 +5,9 @@
 use std::time::Instant;
 
 use super::alphabeta::{AlphaBeta, RootLine};
-use super::iterations::{Improvement, SharedIterations};
+use super::iterations::SharedIterations;
 use super::limits::Timing;
+use super::root_line::Improvement;
 use super::score::Score;
 use super::{SearchInfo, SearchParams, SearchResult, aspiration_search};
 use crate::game::Searchable;

@@ -12,6 +12,7 @@ mod main_thread;
 pub mod mcts;
 pub mod ordering;
 pub mod progress;
+pub mod root_line;
 pub mod score;
 pub mod smp;
 pub mod strength;

@@ -7,10 +7,12 @@ use std::time::Instant;
 
 use super::inflight::{self, InFlight, MoveOrder};
 use super::is_proven_within;
-use super::iterations::{Improvement, SharedIterations};
+use super::iterations::SharedIterations;
 use super::limits::Timing;
 use super::ordering::{History, Killers, MAX_PLY, promote, sort_by_history};
 use super::progress::ProgressSink;
+use super::root_line::Improvement;
+pub use super::root_line::RootLine;
 use super::score::{INFINITY, MATE, terminal_score};
 use super::tt::{Bound, TranspositionTable};
 use crate::game::{Outcome, Searchable};
@@ -36,15 +38,6 @@ fn reduction(depth: u32, index: usize) -> u32 {
     }
     let r = (depth as f64).ln() * (index as f64).ln() / 2.0;
     (r as u32).clamp(1, depth - 2)
-}
-
-/// One completed root line: its score and principal variation.
-#[derive(Clone, Debug)]
-pub struct RootLine<M> {
-    /// Score from the root side's view.
-    pub score: i32,
-    /// Principal variation, starting with the root move.
-    pub pv: Vec<M>,
 }
 
 /// Where a thread's search stands among the threads of one search (Lazy SMP).

@@ -5,7 +5,7 @@
 use super::{AlphaBeta, RootLine};
 use crate::game::Searchable;
 use crate::search::inflight::{self, MoveOrder};
-use crate::search::iterations::Improvement;
+use crate::search::root_line::Improvement;
 use crate::search::tt::Bound;
 
 impl<G: Searchable> AlphaBeta<'_, G> {

@@ -1,0 +1,38 @@
+//! What a root search finds: a root line (a move's score and principal variation), and an
+//! improvement (a move an iteration found better than the first move it searched). Shared by
+//! the alpha-beta search that finds them and the threads' [`super::iterations`] that pass them
+//! on.
+
+/// One completed root line: its score and principal variation.
+#[derive(Clone, Debug)]
+pub struct RootLine<M> {
+    /// Score from the root side's view.
+    pub score: i32,
+    /// Principal variation, starting with the root move.
+    pub pv: Vec<M>,
+}
+
+/// A root move that an iteration, completed or not, found better than the first move it
+/// searched.
+#[derive(Clone, Debug)]
+pub struct Improvement<M> {
+    /// The iteration's depth.
+    pub depth: u32,
+    /// The move's line; its score is a value, or a lower bound where it failed high.
+    pub line: RootLine<M>,
+    /// The iteration's first move, which `line`'s move beat.
+    pub over: M,
+}
+
+impl<M: Clone> Improvement<M> {
+    /// Keeps this improvement in `kept` if it is deeper than the one there, or as deep and
+    /// scored higher: the rule by which a search's improvements are compared.
+    pub fn keep_in(&self, kept: &mut Option<Improvement<M>>) {
+        let better = kept.as_ref().is_none_or(|k| {
+            self.depth > k.depth || (self.depth == k.depth && self.line.score > k.line.score)
+        });
+        if better {
+            *kept = Some(self.clone());
+        }
+    }
+}
