@@ -1,6 +1,8 @@
 //! The main thread of an alpha-beta search: its iterative deepening, which reports every
 //! completed iteration (its own, or a deeper one a helper completed first) and decides when
-//! to stop (a proven result, the soft deadline, the node limit, a `go mate` win found).
+//! to stop (a proven result, the soft deadline, the node limit, a `go mate` win found). At
+//! the end it plays a move that a deeper, unfinished iteration (its own cut one, or a
+//! helper's) found better than the completed iteration's.
 
 use std::time::Instant;
 

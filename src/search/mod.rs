@@ -317,8 +317,9 @@ pub(crate) fn aspiration_search<G: Searchable>(
 /// With `params.threads` > 1, helper threads search the same root at the same time and share
 /// the transposition table (Lazy SMP, see [`smp`]); the main thread's result is the answer.
 /// Any limit or `stop` may cut the search at any node, depth 1 included; a legal move is
-/// still returned whenever one exists: the last completed iteration's best, else the best
-/// root move depth 1 had scored, else the first root move.
+/// still returned whenever one exists: the last completed iteration's best (or a move that a
+/// deeper iteration, cut short, found better than it), else the best root move depth 1 had
+/// scored, else the first root move.
 pub fn search<G: Searchable>(
     root: &G,
     params: &SearchParams<G::Move>,
@@ -332,7 +333,8 @@ pub fn search<G: Searchable>(
 /// [`search`] that also reports its progress during long iterations to `progress` (see
 /// [`progress`]): after a second, every root move it starts, and its totals whenever a second
 /// has passed without a report. When a limit or `stop` cuts an iteration short, the last
-/// finished iteration's lines are reported once more with the search's totals.
+/// finished iteration's lines are reported once more with the search's totals, or the line
+/// of the better move the cut iteration found, which is then played.
 pub fn search_reporting<G: Searchable>(
     root: &G,
     params: &SearchParams<G::Move>,

@@ -3,7 +3,7 @@
 //! the alpha-beta search that finds them and the threads' [`super::iterations`] that pass them
 //! on.
 
-/// One completed root line: its score and principal variation.
+/// One root line: its score and principal variation.
 #[derive(Clone, Debug)]
 pub struct RootLine<M> {
     /// Score from the root side's view.

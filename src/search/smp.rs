@@ -1,7 +1,9 @@
 //! Lazy SMP: helper threads search the same root as the main thread, at the same time, and
-//! share its transposition table. They report nothing and their moves are never played; what
-//! they store (exact scores, bounds, best moves of positions the main thread is about to
-//! reach) lets the main thread cut its tree sooner and go deeper in the same time.
+//! share its transposition table. They report nothing; what they store (exact scores, bounds,
+//! best moves of positions the main thread is about to reach) lets the main thread cut its
+//! tree sooner and go deeper in the same time. Their moves are played only through the shared
+//! iterations: a deeper iteration one of them completed, or a move one of them found better
+//! than the main thread's in a deeper iteration ([`super::iterations`]).
 //!
 //! Helpers differ from the main thread and from each other so they do not all search the same
 //! nodes in the same order: each tries the root moves rotated by its number until its own
