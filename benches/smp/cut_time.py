@@ -19,11 +19,10 @@ A CONFIG is `BINARY:THREADS`. GAMES lines are those of game_ttd.py (default
 benches/smp/games-late.txt); the depth column is not used.
 """
 import argparse
-import sys
 import time
 from pathlib import Path
 
-from game_ttd import Engine, read_games
+from game_ttd import Engine, parse_config, read_games
 
 
 def one_move(engine, moves, clock, inc):
@@ -51,14 +50,11 @@ def main():
     parser.add_argument("configs", nargs="+", metavar="BINARY:THREADS")
     args = parser.parse_args()
     games = read_games(args.games)
-    for c in args.configs:
-        binary, _, threads = c.rpartition(":")
-        if not binary or not threads.isdigit():
-            sys.exit(f"a config is BINARY:THREADS, got {c!r}")
+    for binary, threads in map(parse_config, args.configs):
         moves = cuts = 0
         after = spent = 0.0
         for game, _depth, first, line in games:
-            engine = Engine(binary, game, int(threads))
+            engine = Engine(binary, game, threads)
             for ply in range(first, len(line) + 1):
                 cut, lost, total = one_move(engine, line[:ply], args.clock, args.inc)
                 moves += 1

@@ -94,6 +94,14 @@ class Engine:
         self.proc.wait(timeout=10)
 
 
+def parse_config(config):
+    """`BINARY:THREADS` as (binary, threads); exits with the reason if it is not one."""
+    binary, _, threads = config.rpartition(":")
+    if not binary or not threads.isdigit():
+        sys.exit(f"a config is BINARY:THREADS, got {config!r}")
+    return binary, int(threads)
+
+
 def one_run(binary, threads, games, limit):
     total = 0
     for game, depth, first, moves in games:
@@ -112,12 +120,7 @@ def main():
     parser.add_argument("configs", nargs="+", metavar="BINARY:THREADS")
     args = parser.parse_args()
     games = read_games(args.games)
-    configs = []
-    for c in args.configs:
-        binary, _, threads = c.rpartition(":")
-        if not binary or not threads.isdigit():
-            sys.exit(f"a config is BINARY:THREADS, got {c!r}")
-        configs.append((binary, int(threads)))
+    configs = [parse_config(c) for c in args.configs]
     times = {c: [] for c in configs}
     for run in range(args.runs):
         for c in configs:

@@ -141,8 +141,8 @@ impl<G: Searchable> MainSearch<'_, G> {
     /// The deepest improvement on `lines` (the deepest completed iteration's, at `done`) that
     /// this thread or a helper found: a move that an iteration deeper than `done` scored
     /// above the first move it searched, when that first move is `lines`' (so the deeper
-    /// search compared the two). Only with one line, and not under `go mate`, whose answer
-    /// is the deepest completed iteration's.
+    /// search compared the two). Not under `go mate`, whose answer is the deepest completed
+    /// iteration's; with several lines (`MultiPV`) no improvement is ever recorded.
     fn improvement(
         &self,
         ab: &AlphaBeta<G>,
@@ -150,7 +150,7 @@ impl<G: Searchable> MainSearch<'_, G> {
         lines: &[RootLine<G::Move>],
     ) -> Option<Improvement<G::Move>> {
         let played = *lines.first()?.pv.first()?;
-        if lines.len() > 1 || self.params.limits.mate.is_some() {
+        if self.params.limits.mate.is_some() {
             return None;
         }
         let mut chosen = None;
