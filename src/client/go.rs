@@ -173,6 +173,8 @@ impl EngineProcess {
     }
 
     /// Discards the lines queued, sends `position_line` and `go <go_args>` (`go` when empty).
+    /// The search is timed from just before `go` is written, so a referee thread that is
+    /// descheduled after the write never shortens the engine's measured time.
     fn start_search(&mut self, position: &str, go_args: &str) -> Result<Search, EngineFailure> {
         self.drain();
         self.send(position)?;
@@ -181,9 +183,10 @@ impl EngineProcess {
         } else {
             format!("go {go_args}")
         };
+        let start = Instant::now();
         self.send(&go)?;
         Ok(Search {
-            start: Instant::now(),
+            start,
             last: None,
             last_wdl: None,
         })

@@ -27,9 +27,11 @@ impl EngineProcess {
         grace: Duration,
     ) -> Result<Answer, EngineFailure> {
         self.drain();
+        // Timed from just before the hit is written, as `go` is (see `start_search`).
+        let start = Instant::now();
         self.send("ponderhit")?;
         let search = Search {
-            start: Instant::now(),
+            start,
             last: None,
             last_wdl: None,
         };
