@@ -173,8 +173,7 @@ impl EngineProcess {
     }
 
     /// Discards the lines queued, sends `position_line` and `go <go_args>` (`go` when empty).
-    /// The search is timed from just before `go` is written, so a referee thread that is
-    /// descheduled after the write never shortens the engine's measured time.
+    /// The search is timed from just before `go` is written ([`Self::send_timed`]).
     fn start_search(&mut self, position: &str, go_args: &str) -> Result<Search, EngineFailure> {
         self.drain();
         self.send(position)?;
@@ -183,8 +182,15 @@ impl EngineProcess {
         } else {
             format!("go {go_args}")
         };
+        self.send_timed(&go)
+    }
+
+    /// Sends `line` (`go …` or `ponderhit`) and starts timing the search it begins: from just
+    /// before the write, so a referee thread descheduled after it never shortens the
+    /// engine's measured time.
+    pub(super) fn send_timed(&mut self, line: &str) -> Result<Search, EngineFailure> {
         let start = Instant::now();
-        self.send(&go)?;
+        self.send(line)?;
         Ok(Search {
             start,
             last: None,

@@ -5,7 +5,6 @@
 
 use std::time::{Duration, Instant};
 
-use super::go::Search;
 use super::output::Line;
 use super::{Answer, EngineFailure, EngineProcess, secs};
 
@@ -27,14 +26,7 @@ impl EngineProcess {
         grace: Duration,
     ) -> Result<Answer, EngineFailure> {
         self.drain();
-        // Timed from just before the hit is written, as `go` is (see `start_search`).
-        let start = Instant::now();
-        self.send("ponderhit")?;
-        let search = Search {
-            start,
-            last: None,
-            last_wdl: None,
-        };
+        let search = self.send_timed("ponderhit")?;
         self.await_answer(search, deadline, grace, None, &mut |_| {})
     }
 
