@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""How good the moves are that each configuration plays under a clock, judged by a deeper
+search (docs/strength.md, "Where the second thread loses"): a cheaper, lower-variance look
+at what a match measures. One engine process per configuration plays through each game of
+GAMES, searching every position from its first ply on with `go wtime T btime T winc I binc
+I` (its table kept from move to move, as in a match); the reference engine searches the same
+positions with `go depth D` (D the file's depth column) and, for every move a configuration
+chose that is not the reference's, `go depth D searchmoves MOVE`. A move's loss is the
+reference's best score less its score for that move (cp, at most --cap; 0 when it is the
+reference's move).
+
+Prints, per configuration: positions, how often it played the reference's move, its mean
+loss; and against the first configuration, the mean difference of the losses with its 95 %
+error bar (paired by position) and how many positions each did better.
+
+    benches/smp/move_quality.py [--games FILE] [--clock T] [--inc I] [--ref BINARY:THREADS]
+                                CONFIG...
+
+A CONFIG is `BINARY:THREADS` or `BINARY:THREADS:SCALE`, SCALE multiplying its clock and
+increment (`ludus:1:2` is one thread with twice the time). The reference defaults to the
+first configuration's binary with one thread. GAMES lines are those of game_ttd.py (default
+benches/smp/games-late.txt). Run it alone on the machine: N threads need N free cores.
+"""
+import argparse
+import math
+import statistics
+import sys
+from pathlib import Path
+
+from game_ttd import Engine, read_games
+
+MATE = 100_000
+
+
+def parse_config(config):
+    """`BINARY:THREADS[:SCALE]` as (binary, threads, scale); exits if it is not one."""
+    parts = config.split(":")
+    scale = 1.0
+    if len(parts) >= 3:
+        try:
+            scale = float(parts[-1])
+        except ValueError:
+            sys.exit(f"a config's SCALE is a number, got {config!r}")
+        parts = parts[:-1]
+    binary, threads = ":".join(parts[:-1]), parts[-1]
+    if not binary or not threads.isdigit() or int(threads) < 1 or not scale > 0:
+        sys.exit(f"a config is BINARY:THREADS[:SCALE], got {config!r}")
+    return binary, int(threads), scale
+
+
+def search(engine, moves, go):
+    """(bestmove, the last reported score in cp, mates as ±MATE) of one `go`."""
+    engine.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
+    engine.send(go)
+    score = None
+    best = None
+    for line in engine.wait_for("bestmove"):
+        words = line.split()
+        if words[:1] == ["bestmove"] and len(words) >= 2:
+            best = words[1]
+        elif words[:1] == ["info"] and "score" in words:
+            kind, value = words[words.index("score") + 1: words.index("score") + 3]
+            value = int(value)
+            score = value if kind == "cp" else (MATE if value > 0 else -MATE)
+    if best is None or score is None:
+        sys.exit(f"no bestmove or score for `{go}` after {' '.join(moves[-4:])}")
+    return best, score
+
+
+def play(config, games, clock, inc):
+    """The move the configuration plays in every position, in the games' order."""
+    binary, threads, scale = config
+    go = f"go wtime {round(clock * scale)} btime {round(clock * scale)} " \
+         f"winc {round(inc * scale)} binc {round(inc * scale)}"
+    chosen = []
+    for game, _depth, first, line in games:
+        engine = Engine(binary, game, threads)
+        chosen += [search(engine, line[:ply], go)[0] for ply in range(first, len(line) + 1)]
+        engine.close()
+    return chosen
+
+
+def losses(reference, games, choices, cap):
+    """Per configuration, the loss of its move in every position (see the module's doc)."""
+    binary, threads, _ = reference
+    result = [[] for _ in choices]
+    index = 0
+    for game, depth, first, line in games:
+        engine = Engine(binary, game, threads)
+        for ply in range(first, len(line) + 1):
+            best, score = search(engine, line[:ply], f"go depth {depth}")
+            known = {best: 0}
+            for c, chosen in enumerate(choices):
+                move = chosen[index]
+                if move not in known:
+                    _, its = search(engine, line[:ply], f"go depth {depth} searchmoves {move}")
+                    known[move] = min(cap, max(0, score - its))
+                result[c].append(known[move])
+            index += 1
+        engine.close()
+        print(f"judged: {index} positions", file=sys.stderr)
+    return result
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", default=str(Path(__file__).with_name("games-late.txt")))
+    parser.add_argument("--clock", type=int, default=1000, help="wtime and btime in ms")
+    parser.add_argument("--inc", type=int, default=100, help="winc and binc in ms")
+    parser.add_argument("--cap", type=int, default=1000, help="the most one move may lose, cp")
+    parser.add_argument("--ref", help="BINARY:THREADS of the reference (default: the first "
+                        "configuration's binary, one thread)")
+    parser.add_argument("configs", nargs="+", metavar="BINARY:THREADS[:SCALE]")
+    args = parser.parse_args()
+    games = read_games(args.games)
+    configs = [parse_config(c) for c in args.configs]
+    reference = parse_config(args.ref) if args.ref else (configs[0][0], 1, 1.0)
+    choices = []
+    for config in configs:
+        choices.append(play(config, games, args.clock, args.inc))
+        print(f"played: {args.configs[len(choices) - 1]}", file=sys.stderr)
+    lost = losses(reference, games, choices, args.cap)
+    base = lost[0]
+    for name, mine in zip(args.configs, lost):
+        n = len(mine)
+        agree = sum(1 for x in mine if x == 0)
+        row = f"{name}: {n} positions, the reference's move {100 * agree / n:.1f} %, " \
+              f"mean loss {statistics.fmean(mine):.1f} cp"
+        if mine is not base:
+            diff = [a - b for a, b in zip(mine, base)]
+            spread = 1.96 * statistics.stdev(diff) / math.sqrt(n) if n > 1 else float("nan")
+            better = sum(1 for d in diff if d < 0)
+            worse = sum(1 for d in diff if d > 0)
+            row += f"; against the first {statistics.fmean(diff):+.1f} ± {spread:.1f} cp, " \
+                   f"better in {better}, worse in {worse}"
+        print(row)
+
+
+if __name__ == "__main__":
+    main()
