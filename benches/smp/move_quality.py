@@ -27,25 +27,26 @@ import statistics
 import sys
 from pathlib import Path
 
-from game_ttd import Engine, read_games
+sys.dont_write_bytecode = True  # no __pycache__ left in benches/smp
+from game_ttd import Engine, read_games  # noqa: E402
+from game_ttd import parse_config as game_ttd_config  # noqa: E402
 
 MATE = 100_000
 
 
 def parse_config(config):
     """`BINARY:THREADS[:SCALE]` as (binary, threads, scale); exits if it is not one."""
-    parts = config.split(":")
     scale = 1.0
-    if len(parts) >= 3:
+    if config.count(":") >= 2:
+        config, _, last = config.rpartition(":")
         try:
-            scale = float(parts[-1])
+            scale = float(last)
         except ValueError:
-            sys.exit(f"a config's SCALE is a number, got {config!r}")
-        parts = parts[:-1]
-    binary, threads = ":".join(parts[:-1]), parts[-1]
-    if not binary or not threads.isdigit() or int(threads) < 1 or not scale > 0:
-        sys.exit(f"a config is BINARY:THREADS[:SCALE], got {config!r}")
-    return binary, int(threads), scale
+            sys.exit(f"a config's SCALE is a number, got {last!r}")
+        if not scale > 0:
+            sys.exit(f"a config's SCALE is above 0, got {last!r}")
+    binary, threads = game_ttd_config(config)
+    return binary, threads, scale
 
 
 def search(engine, moves, go):
@@ -58,7 +59,7 @@ def search(engine, moves, go):
         words = line.split()
         if words[:1] == ["bestmove"] and len(words) >= 2:
             best = words[1]
-        elif words[:1] == ["info"] and "score" in words:
+        elif words[:2] == ["info", "depth"] and "score" in words:
             kind, value = words[words.index("score") + 1: words.index("score") + 3]
             value = int(value)
             score = value if kind == "cp" else (MATE if value > 0 else -MATE)
