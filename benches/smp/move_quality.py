@@ -9,9 +9,10 @@ chose that is not the reference's, `go depth D searchmoves MOVE`. A move's loss 
 reference's best score less its score for that move (cp, at most --cap; 0 when it is the
 reference's move).
 
-Prints, per configuration: positions, how often it played the reference's move, its mean
-loss; and against the first configuration, the mean difference of the losses with its 95 %
-error bar (paired by position) and how many positions each did better.
+Prints, per configuration: positions, how often its move lost nothing (the reference's
+move, or one the reference scores as high), its mean loss; and against the first
+configuration, the mean difference of the losses with its 95 % error bar (paired by
+position) and how many positions each did better.
 
     benches/smp/move_quality.py [--games FILE] [--clock T] [--inc I] [--ref BINARY:THREADS]
                                 CONFIG...
@@ -125,7 +126,7 @@ def main():
     for name, mine in zip(args.configs, lost):
         n = len(mine)
         agree = sum(1 for x in mine if x == 0)
-        row = f"{name}: {n} positions, the reference's move {100 * agree / n:.1f} %, " \
+        row = f"{name}: {n} positions, moves losing nothing {100 * agree / n:.1f} %, " \
               f"mean loss {statistics.fmean(mine):.1f} cp"
         if mine is not base:
             diff = [a - b for a, b in zip(mine, base)]
