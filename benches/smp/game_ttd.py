@@ -5,7 +5,9 @@ position from its first ply on with `go depth D`, its table and history kept fro
 move as in a real game. The sum
 of the times the engine reports for depth D is that configuration's figure; runs alternate
 between configurations and the median of RUNS is kept. Prints each configuration's median
-and its ratio to the first one's.
+and its ratio to the first one's, and the geometric mean over positions of the ratio of
+their times (each position's time the median of its runs), which the few longest searches
+do not dominate.
 
 Where benches/smp/time_to_depth.sh times one deep search of a fresh engine, this times the
 short searches of a game at a fast time control (a Tactigon move at 10+0.1 gets about 0.2 s).
@@ -18,6 +20,7 @@ GAMES lines are `game|depth|first ply|position startpos moves …` (default
 benches/smp/games.txt).
 """
 import argparse
+import math
 import statistics
 import subprocess
 import sys
@@ -103,13 +106,23 @@ def parse_config(config):
 
 
 def one_run(binary, threads, games, limit):
-    total = 0
+    """The time to depth (ms, at least 1) of every position, in the games' order."""
+    times = []
     for game, depth, first, moves in games:
         engine = Engine(binary, game, threads)
         for ply in range(first, len(moves) + 1):
-            total += engine.time_to(moves[:ply], depth, limit)
+            times.append(max(1, engine.time_to(moves[:ply], depth, limit)))
         engine.close()
-    return total
+    return times
+
+
+def geometric_mean_ratio(base, times):
+    """The geometric mean over positions of `base`'s time over `times`' (each a list of runs,
+    each run a list of times per position; a position's time is the median of its runs)."""
+    per_base = [statistics.median(runs) for runs in zip(*base)]
+    per_mine = [statistics.median(runs) for runs in zip(*times)]
+    logs = [math.log(b / m) for b, m in zip(per_base, per_mine)]
+    return math.exp(statistics.fmean(logs))
 
 
 def main():
@@ -125,11 +138,15 @@ def main():
     for run in range(args.runs):
         for c in configs:
             times[c].append(one_run(c[0], c[1], games, args.limit))
-            print(f"run {run + 1}: {c[0]} Threads {c[1]}: {times[c][-1]} ms", file=sys.stderr)
-    base = statistics.median(times[configs[0]])
+            print(f"run {run + 1}: {c[0]} Threads {c[1]}: {sum(times[c][-1])} ms",
+                  file=sys.stderr)
+    sums = {c: [sum(run) for run in times[c]] for c in configs}
+    base = statistics.median(sums[configs[0]])
     for c in configs:
-        m = statistics.median(times[c])
-        print(f"{c[0]} Threads {c[1]}: {m:.0f} ms (runs {times[c]}), {base / m:.2f}x the first")
+        m = statistics.median(sums[c])
+        ratio = geometric_mean_ratio(times[configs[0]], times[c])
+        print(f"{c[0]} Threads {c[1]}: {m:.0f} ms (runs {sums[c]}), {base / m:.2f}x the first; "
+              f"position by position {ratio:.2f}x (geometric mean)")
 
 
 if __name__ == "__main__":

@@ -12,10 +12,12 @@ reference's move).
 Prints, per configuration: positions, how often its move lost nothing (the reference's
 move, or one the reference scores as high), its mean loss; and against the first
 configuration, the mean difference of the losses with its 95 % error bar (paired by
-position) and how many positions each did better.
+position) and how many positions each did better. With --play-only, no reference: only the
+depth each configuration's searches reported last (their mean and how many of each), as the
+depths in a match record's comments.
 
     benches/smp/move_quality.py [--games FILE] [--clock T] [--inc I] [--ref BINARY:THREADS]
-                                CONFIG...
+                                [--play-only] CONFIG...
 
 A CONFIG is `BINARY:THREADS` or `BINARY:THREADS:SCALE`, SCALE multiplying its clock and
 increment (`ludus:1:2` is one thread with twice the time). The reference defaults to the
@@ -51,11 +53,13 @@ def parse_config(config):
 
 
 def search(engine, moves, go):
-    """(bestmove, the last reported score in cp, mates as ±MATE) of one `go`."""
+    """(bestmove, the last reported score in cp with mates as ±MATE, the last reported depth)
+    of one `go`."""
     engine.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
     engine.send(go)
     score = None
     best = None
+    depth = 0
     for line in engine.wait_for("bestmove"):
         words = line.split()
         if words[:1] == ["bestmove"] and len(words) >= 2:
@@ -64,22 +68,28 @@ def search(engine, moves, go):
             kind, value = words[words.index("score") + 1: words.index("score") + 3]
             value = int(value)
             score = value if kind == "cp" else (MATE if value > 0 else -MATE)
+            depth = int(words[2])
     if best is None or score is None:
         sys.exit(f"no bestmove or score for `{go}` after {' '.join(moves[-4:])}")
-    return best, score
+    return best, score, depth
 
 
 def play(config, games, clock, inc):
-    """The move the configuration plays in every position, in the games' order."""
+    """The move the configuration plays in every position, in the games' order, and the
+    depth its search reported last."""
     binary, threads, scale = config
     go = f"go wtime {round(clock * scale)} btime {round(clock * scale)} " \
          f"winc {round(inc * scale)} binc {round(inc * scale)}"
     chosen = []
+    depths = []
     for game, _depth, first, line in games:
         engine = Engine(binary, game, threads)
-        chosen += [search(engine, line[:ply], go)[0] for ply in range(first, len(line) + 1)]
+        for ply in range(first, len(line) + 1):
+            move, _, depth = search(engine, line[:ply], go)
+            chosen.append(move)
+            depths.append(depth)
         engine.close()
-    return chosen
+    return chosen, depths
 
 
 def losses(reference, games, choices, cap):
@@ -90,18 +100,23 @@ def losses(reference, games, choices, cap):
     for game, depth, first, line in games:
         engine = Engine(binary, game, threads)
         for ply in range(first, len(line) + 1):
-            best, score = search(engine, line[:ply], f"go depth {depth}")
+            best, score, _ = search(engine, line[:ply], f"go depth {depth}")
             known = {best: 0}
             for c, chosen in enumerate(choices):
                 move = chosen[index]
                 if move not in known:
-                    _, its = search(engine, line[:ply], f"go depth {depth} searchmoves {move}")
+                    _, its, _ = search(engine, line[:ply], f"go depth {depth} searchmoves {move}")
                     known[move] = min(cap, max(0, score - its))
                 result[c].append(known[move])
             index += 1
         engine.close()
         print(f"judged: {index} positions", file=sys.stderr)
     return result
+
+
+def depth_counts(depths):
+    """How many searches reported each last depth, as `depth:count` words."""
+    return " ".join(f"{d}:{depths.count(d)}" for d in sorted(set(depths)))
 
 
 def main():
@@ -112,15 +127,21 @@ def main():
     parser.add_argument("--cap", type=int, default=1000, help="the most one move may lose, cp")
     parser.add_argument("--ref", help="BINARY:THREADS of the reference (default: the first "
                         "configuration's binary, one thread)")
+    parser.add_argument("--play-only", action="store_true", help="print only the depths the "
+                        "configurations reached: no reference, no judging")
     parser.add_argument("configs", nargs="+", metavar="BINARY:THREADS[:SCALE]")
     args = parser.parse_args()
     games = read_games(args.games)
     configs = [parse_config(c) for c in args.configs]
     reference = parse_config(args.ref) if args.ref else (configs[0][0], 1, 1.0)
     choices = []
-    for config in configs:
-        choices.append(play(config, games, args.clock, args.inc))
-        print(f"played: {args.configs[len(choices) - 1]}", file=sys.stderr)
+    for name, config in zip(args.configs, configs):
+        moves, depths = play(config, games, args.clock, args.inc)
+        choices.append(moves)
+        print(f"{name}: {len(depths)} positions, mean depth {statistics.fmean(depths):.2f}, "
+              f"depths {depth_counts(depths)}", file=sys.stderr if not args.play_only else None)
+    if args.play_only:
+        return
     lost = losses(reference, games, choices, args.cap)
     base = lost[0]
     for name, mine in zip(args.configs, lost):
