@@ -106,22 +106,23 @@ def parse_config(config):
 
 
 def one_run(binary, threads, games, limit):
-    """The time to depth (ms, at least 1) of every position, in the games' order."""
+    """The time to depth (ms) of every position, in the games' order."""
     times = []
     for game, depth, first, moves in games:
         engine = Engine(binary, game, threads)
         for ply in range(first, len(moves) + 1):
-            times.append(max(1, engine.time_to(moves[:ply], depth, limit)))
+            times.append(engine.time_to(moves[:ply], depth, limit))
         engine.close()
     return times
 
 
 def geometric_mean_ratio(base, times):
     """The geometric mean over positions of `base`'s time over `times`' (each a list of runs,
-    each run a list of times per position; a position's time is the median of its runs)."""
+    each run a list of times per position; a position's time is the median of its runs, at
+    least 1 ms so that a search answered at once does not divide by zero)."""
     per_base = [statistics.median(runs) for runs in zip(*base)]
     per_mine = [statistics.median(runs) for runs in zip(*times)]
-    logs = [math.log(b / m) for b, m in zip(per_base, per_mine)]
+    logs = [math.log(max(1, b) / max(1, m)) for b, m in zip(per_base, per_mine)]
     return math.exp(statistics.fmean(logs))
 
 
