@@ -5,40 +5,33 @@ stays at or above THRESHOLD centipawns for the winner to the end; counted by win
 stretch of plies, as in docs/strength.md ("Where the games are decided"). Drawn games are
 counted by their length. Plies are counted from the first move after the opening; the two
 engines are taken to alternate, P1 first (as in Tactigon's records), each score being the
-mover's. Mate scores count as won. Reads the records with benches/clock/report.py's `blocks`.
+mover's (benches/smp/move_comments.py); a move without a score neither holds nor breaks the
+run. Mate scores count as won. Reads the records with benches/clock/report.py's `blocks`.
 
     python3 benches/smp/decided_by_ply.py RECORD.pgn [THRESHOLD [PLIES_PER_STRETCH]]
     (defaults: 150 centipawns, 40 plies)
 """
 import collections
-import re
 import sys
 from pathlib import Path
 
-sys.dont_write_bytecode = True  # no __pycache__ left in benches/clock
+sys.dont_write_bytecode = True  # no __pycache__ left in benches/clock or benches/smp
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "clock"))
 from report import blocks  # noqa: E402
-
-COMMENT = re.compile(r"\{([+-])(M?)(\d+)/\d+ [\d.]+s of [\d.]+s\}")
-MATE = 1_000_000
+from move_comments import moves  # noqa: E402
 
 
 def p1_scores(text):
-    """Every move's score from P1's side, in ply order."""
-    scores = []
-    for ply, m in enumerate(COMMENT.finditer(text)):
-        value = MATE if m.group(2) else int(m.group(3))
-        if m.group(1) == "-":
-            value = -value
-        scores.append(value if ply % 2 == 0 else -value)
-    return scores
+    """Every move's score from P1's side (None where the mover reported none), in ply order."""
+    return [None if cp is None else (cp if ply % 2 == 0 else -cp)
+            for ply, (cp, _, _) in enumerate(moves(text))]
 
 
 def decided_at(scores, threshold):
-    """The first ply from which every score is at least `threshold` (the game's length if
-    the last one is below it)."""
+    """The first ply from which every score is at least `threshold`, missing ones skipped
+    (the game's length if the last one is below it)."""
     ply = len(scores)
-    while ply > 0 and scores[ply - 1] >= threshold:
+    while ply > 0 and (scores[ply - 1] is None or scores[ply - 1] >= threshold):
         ply -= 1
     return ply
 
@@ -63,7 +56,7 @@ def main():
             who, ply = tags.get("P1", "?"), decided_at(scores, threshold)
         elif result == "0-1":
             who = tags.get("P2", "?")
-            ply = decided_at([-s for s in scores], threshold)
+            ply = decided_at([None if s is None else -s for s in scores], threshold)
         elif result == "1/2-1/2":
             who, ply = "drawn", len(scores)
         else:

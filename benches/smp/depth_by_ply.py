@@ -2,21 +2,19 @@
 """Average search depth and time per move, by engine and by stretch of plies, from a match
 record's move comments (`{score/depth T of B}`), as in docs/strength.md, "Where the second
 thread loses". Plies are counted from the first move after the opening; the two engines are
-taken to alternate, P1 first (as in Tactigon's records). Moves of depth above 11 (proven
-ends) are left out. Reads the records with benches/clock/report.py's `blocks`.
+taken to alternate, P1 first (as in Tactigon's records; benches/smp/move_comments.py). Moves
+of depth above 11 (proven ends) or without a depth are left out. Reads the records with benches/clock/report.py's `blocks`.
 
     python3 benches/smp/depth_by_ply.py RECORD.pgn [PLIES_PER_STRETCH]   (default 40)
 """
 import collections
-import re
 import sys
 from pathlib import Path
 
-sys.dont_write_bytecode = True  # no __pycache__ left in benches/clock
+sys.dont_write_bytecode = True  # no __pycache__ left in benches/clock or benches/smp
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "clock"))
 from report import blocks  # noqa: E402
-
-COMMENT = re.compile(r"\{\S+/(\d+) ([\d.]+)s of [\d.]+s\}")
+from move_comments import moves  # noqa: E402
 
 
 def main():
@@ -26,13 +24,12 @@ def main():
     totals = collections.defaultdict(lambda: [0, 0.0, 0])
     for tags, text in blocks(sys.argv[1]):
         players = (tags.get("P1", "?"), tags.get("P2", "?"))
-        for ply, m in enumerate(COMMENT.finditer(text)):
-            depth = int(m.group(1))
-            if depth > 11:
+        for ply, (_, depth, seconds) in enumerate(moves(text)):
+            if depth is None or depth > 11:
                 continue
             t = totals[(players[ply % 2], ply // stretch)]
             t[0] += 1
-            t[1] += float(m.group(2))
+            t[1] += seconds
             t[2] += depth
     engines = sorted({who for who, _ in totals})
     for part in sorted({p for _, p in totals}):
