@@ -219,6 +219,19 @@ pub trait Evaluate: Game {
     fn explain_eval(&self) -> String {
         format!("total {}", self.evaluate())
     }
+    /// What a position works out once so that [`Evaluate::evaluate_child`] of each of its
+    /// moves is faster (a search that evaluates every move of a position, MCTS's expansion);
+    /// `()` in a game without such a shortcut.
+    type Prepared: Default + std::fmt::Debug + Send;
+    /// Works out into `prepared` what [`Evaluate::evaluate_child`] of this position's moves
+    /// needs. Nothing by default.
+    fn prepare_children(&self, _prepared: &mut Self::Prepared) {}
+    /// [`Evaluate::evaluate`] of `child`, the position after legal move `mv` in this position,
+    /// with `prepared` from [`Evaluate::prepare_children`] of this position: always the same
+    /// value, found faster where the game knows how. By default `child.evaluate()`.
+    fn evaluate_child(&self, _prepared: &Self::Prepared, _mv: Self::Move, child: &Self) -> i32 {
+        child.evaluate()
+    }
 }
 
 /// The inputs a learned evaluation (`src/net`) sees a game's positions through. A game without

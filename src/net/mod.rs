@@ -170,17 +170,23 @@ impl<G: Evaluate + NetFeatures> GameNet<G> {
     }
 
     fn output(&self, pos: &G, slot: &Slot) -> i32 {
+        self.output_on(pos, slot, self.base(pos))
+    }
+
+    /// The evaluation of `pos` from its hidden sums in `slot` and `base`, what the net's output
+    /// is added to ([`GameNet::base`] of `pos`).
+    fn output_on(&self, pos: &G, slot: &Slot, base: i32) -> i32 {
         let raw = self.raw_output(pos, slot);
         let scaled = raw * i64::from(self.net.header.scale);
         let unit = i64::from(QA * QB);
-        let rounded = (scaled + scaled.signum() * unit / 2) / unit + i64::from(self.base(pos));
+        let rounded = (scaled + scaled.signum() * unit / 2) / unit + i64::from(base);
         rounded.clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
     }
 }
 
 /// One search thread's evaluator: the net, or the game's hand-written evaluation.
 #[derive(Debug)]
-pub struct NetEvaluator<G> {
+pub struct NetEvaluator<G: Evaluate> {
     net: GameNet<G>,
     slots: Vec<Slot>,
     next: Slot,
@@ -188,6 +194,8 @@ pub struct NetEvaluator<G> {
     /// and its hash to check it is the one.
     parent: Slot,
     parent_hash: u64,
+    /// What the hand evaluation of the parent's moves needs ([`Evaluate::prepare_children`]).
+    prepared: G::Prepared,
     /// Scratch: the inputs a move adds and removes, one view at a time.
     added: Vec<u16>,
     removed: Vec<u16>,
@@ -210,6 +218,7 @@ impl<G: Evaluate + NetFeatures> NetEvaluator<G> {
             next: Slot::default(),
             parent: Slot::default(),
             parent_hash: 0,
+            prepared: G::Prepared::default(),
             added: Vec::new(),
             removed: Vec::new(),
         }
@@ -220,6 +229,9 @@ impl<G: Evaluate + NetFeatures> NetEvaluator<G> {
     pub fn set_parent(&mut self, parent: &G) {
         self.net.refresh(parent, &mut self.parent);
         self.parent_hash = parent.hash();
+        if self.net.net.header.base == NetBase::Hand {
+            parent.prepare_children(&mut self.prepared);
+        }
     }
 
     /// The evaluation of `child`, the position after `mv` in `parent` (the position last given
@@ -255,7 +267,11 @@ impl<G: Evaluate + NetFeatures> NetEvaluator<G> {
                 &self.removed,
             );
         }
-        let value = self.net.output(child, &next);
+        let base = match self.net.net.header.base {
+            NetBase::None => 0,
+            NetBase::Hand => parent.evaluate_child(&self.prepared, mv, child),
+        };
+        let value = self.net.output_on(child, &next, base);
         // Only the sums were written: the slot is no position's to remember.
         next.valid = false;
         self.next = next;
@@ -337,9 +353,10 @@ fn changed_inputs(was: &[u64], now: &[u64], added: &mut Vec<u16>, removed: &mut 
 
 /// How a search evaluates positions: the game's hand-written evaluation, or a net.
 #[derive(Debug)]
-pub enum Evaluator<G> {
-    /// [`Evaluate::evaluate`].
-    Hand,
+pub enum Evaluator<G: Evaluate> {
+    /// [`Evaluate::evaluate`], with what [`Evaluate::evaluate_child`] needs of the last
+    /// position given to [`Evaluator::set_parent`].
+    Hand(G::Prepared),
     /// A learned evaluation.
     Net(Box<NetEvaluator<G>>),
 }
@@ -349,7 +366,7 @@ impl<G: Evaluate + NetFeatures> Evaluator<G> {
     pub fn new(net: Option<&GameNet<G>>) -> Evaluator<G> {
         match net {
             Some(net) => Evaluator::Net(Box::new(NetEvaluator::new(net.clone()))),
-            None => Evaluator::Hand,
+            None => Evaluator::Hand(G::Prepared::default()),
         }
     }
 
@@ -358,15 +375,16 @@ impl<G: Evaluate + NetFeatures> Evaluator<G> {
     #[inline]
     pub fn evaluate(&mut self, pos: &G, ply: usize) -> i32 {
         match self {
-            Evaluator::Hand => pos.evaluate(),
+            Evaluator::Hand(_) => pos.evaluate(),
             Evaluator::Net(net) => net.evaluate(pos, ply),
         }
     }
 
     /// Readies [`Evaluator::evaluate_child`] for the moves of `parent`.
     pub fn set_parent(&mut self, parent: &G) {
-        if let Evaluator::Net(net) = self {
-            net.set_parent(parent);
+        match self {
+            Evaluator::Hand(prepared) => parent.prepare_children(prepared),
+            Evaluator::Net(net) => net.set_parent(parent),
         }
     }
 
@@ -376,7 +394,7 @@ impl<G: Evaluate + NetFeatures> Evaluator<G> {
     #[inline]
     pub fn evaluate_child(&mut self, parent: &G, mv: G::Move, child: &G, ply: usize) -> i32 {
         match self {
-            Evaluator::Hand => child.evaluate(),
+            Evaluator::Hand(prepared) => parent.evaluate_child(prepared, mv, child),
             Evaluator::Net(net) => net.evaluate_child(parent, mv, child, ply),
         }
     }

@@ -9,7 +9,7 @@
 //! placed across busy lines. Last, a tenth of a point per unplaced cell: the tie-break's line.
 
 use super::tables::{line_mask, value};
-use super::{Isaac, Phase};
+use super::{Isaac, IsaacMove, Phase};
 use crate::game::{Evaluate, Game, Player};
 
 /// Evaluation units per point of score.
@@ -68,6 +68,56 @@ impl Isaac {
         sums
     }
 
+    /// Fills `prepared` for [`Evaluate::evaluate_child`] of this position's placements: in the
+    /// placement phase there are no counters and no floors, so a tile's potential is its value
+    /// times the other tiles in its line, and a placement changes only the counts of the lines
+    /// it touches.
+    fn prepare_placements(&self, prepared: &mut PreparedPlacements) {
+        prepared.valid = self.phase == Phase::Placement;
+        if !prepared.valid {
+            return;
+        }
+        prepared.potentials = self.potentials();
+        prepared.tiles = [0; 20];
+        prepared.values = [[0; 2]; 20];
+        for t in self.tiles() {
+            let (r, c) = (usize::from(t.anchor / 10), usize::from(t.anchor % 10));
+            let (own, start, across) = if t.vertical {
+                (10 + c, r, 0)
+            } else {
+                (r, c, 10)
+            };
+            prepared.tiles[own] += 1;
+            for line in &mut prepared.tiles[across + start..][..usize::from(t.size)] {
+                *line += 1;
+            }
+            prepared.values[own][usize::from(t.owner)] += u32::from(value(t.size));
+        }
+    }
+
+    /// Both players' potentials after placement `mv` of the side to move, from `prepared`:
+    /// every tile whose own line the new tile touches earns its value once more, and the new
+    /// tile earns its value for each tile already in its line.
+    fn placed_potentials(prepared: &PreparedPlacements, mv: IsaacMove, owner: usize) -> [u32; 2] {
+        let mut sums = prepared.potentials;
+        let IsaacMove::Place {
+            size,
+            vertical,
+            anchor,
+        } = mv
+        else {
+            return sums;
+        };
+        let (r, c) = (usize::from(anchor / 10), usize::from(anchor % 10));
+        let (own, start, across) = if vertical { (10 + c, r, 0) } else { (r, c, 10) };
+        for line in std::iter::once(own).chain(across + start..across + start + usize::from(size)) {
+            sums[0] += prepared.values[line][0];
+            sums[1] += prepared.values[line][1];
+        }
+        sums[owner] += prepared.tiles[own] * u32::from(value(size));
+        sums
+    }
+
     fn side_value(&self, player: Player, potential: u32) -> i32 {
         POINT * self.score(player) as i32
             + POTENTIAL_TENTHS * potential as i32
@@ -75,13 +125,48 @@ impl Isaac {
     }
 }
 
-impl Evaluate for Isaac {
-    fn evaluate(&self) -> i32 {
+/// What [`Evaluate::evaluate_child`] of an Isaac position's placements needs: for each line
+/// (rows 0–9, then columns as 10–19), how many tiles have a cell in it and the values of each
+/// player's tiles that lie along it; and both players' potentials.
+#[derive(Clone, Debug, Default)]
+pub struct PreparedPlacements {
+    /// Whether the position was in the placement phase (the rest is filled only then).
+    valid: bool,
+    potentials: [u32; 2],
+    tiles: [u32; 20],
+    values: [[u32; 2]; 20],
+}
+
+impl Isaac {
+    /// The evaluation from the side to move's view given both players' potentials.
+    fn evaluation_with(&self, potentials: [u32; 2]) -> i32 {
         let me = self.side_to_move();
-        let potentials = self.potentials();
         let them = me.opponent();
         self.side_value(me, potentials[me.index()])
             - self.side_value(them, potentials[them.index()])
+    }
+}
+
+impl Evaluate for Isaac {
+    type Prepared = PreparedPlacements;
+
+    fn evaluate(&self) -> i32 {
+        self.evaluation_with(self.potentials())
+    }
+
+    fn prepare_children(&self, prepared: &mut PreparedPlacements) {
+        self.prepare_placements(prepared);
+    }
+
+    fn evaluate_child(&self, prepared: &PreparedPlacements, mv: IsaacMove, child: &Isaac) -> i32 {
+        // A placement leaves the phase, counters, floors and passes as they were; a pass may
+        // end the phase (and the game), so anything but a placement is counted afresh.
+        let placement = matches!(mv, IsaacMove::Place { .. });
+        if !prepared.valid || !placement || child.phase != Phase::Placement {
+            return child.evaluate();
+        }
+        let owner = self.side_to_move().index();
+        child.evaluation_with(Self::placed_potentials(prepared, mv, owner))
     }
 
     fn explain_eval(&self) -> String {
@@ -146,5 +231,35 @@ mod tests {
             }
         }
         assert!(checked > 1_000, "{checked}");
+    }
+
+    #[test]
+    fn a_child_evaluated_from_its_prepared_parent_is_evaluated_exactly() {
+        let mut moves = Vec::new();
+        let mut prepared = PreparedPlacements::default();
+        let (mut placements, mut others) = (0, 0);
+        for pos in super::super::random_positions(30) {
+            pos.prepare_children(&mut prepared);
+            pos.generate_moves(&mut moves);
+            for &mv in &moves {
+                let mut child = pos.clone();
+                child.play(mv);
+                if child.outcome().is_some() {
+                    continue;
+                }
+                match mv {
+                    IsaacMove::Place { .. } if pos.phase == Phase::Placement => placements += 1,
+                    _ => others += 1,
+                }
+                let expected = child.evaluate();
+                let found = pos.evaluate_child(&prepared, mv, &child);
+                assert_eq!(found, expected, "{mv:?} in {}", pos.to_fen());
+            }
+        }
+        // Both ways are taken: the shortcut for placements, the full count for the rest.
+        assert!(
+            placements > 100_000 && others > 1_000,
+            "{placements} {others}"
+        );
     }
 }

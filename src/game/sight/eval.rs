@@ -40,6 +40,8 @@ impl Sight {
 }
 
 impl Evaluate for Sight {
+    type Prepared = ();
+
     fn evaluate(&self) -> i32 {
         let me = self.side_terms(self.side_to_move());
         let them = self.side_terms(self.side_to_move().opponent());

@@ -42,6 +42,8 @@ impl Tactigon {
 }
 
 impl Evaluate for Tactigon {
+    type Prepared = ();
+
     fn evaluate(&self) -> i32 {
         let me = self.side_to_move().index();
         self.side_value(me, true) - self.side_value(1 - me, false)

@@ -145,7 +145,7 @@ impl<'a, G: Searchable> AlphaBeta<'a, G> {
             earlier_positions: Vec::new(),
             progress: None,
             depth: 0,
-            eval: Evaluator::Hand,
+            eval: Evaluator::new(None),
         }
     }
 
