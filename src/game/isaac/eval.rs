@@ -81,14 +81,9 @@ impl Isaac {
         prepared.tiles = [0; 20];
         prepared.values = [[0; 2]; 20];
         for t in self.tiles() {
-            let (r, c) = (usize::from(t.anchor / 10), usize::from(t.anchor % 10));
-            let (own, start, across) = if t.vertical {
-                (10 + c, r, 0)
-            } else {
-                (r, c, 10)
-            };
+            let (own, crossed) = lines_of(t.vertical, t.anchor, t.size);
             prepared.tiles[own] += 1;
-            for line in &mut prepared.tiles[across + start..][..usize::from(t.size)] {
+            for line in &mut prepared.tiles[crossed] {
                 *line += 1;
             }
             prepared.values[own][usize::from(t.owner)] += u32::from(value(t.size));
@@ -108,9 +103,8 @@ impl Isaac {
         else {
             return sums;
         };
-        let (r, c) = (usize::from(anchor / 10), usize::from(anchor % 10));
-        let (own, start, across) = if vertical { (10 + c, r, 0) } else { (r, c, 10) };
-        for line in std::iter::once(own).chain(across + start..across + start + usize::from(size)) {
+        let (own, crossed) = lines_of(vertical, anchor, size);
+        for line in std::iter::once(own).chain(crossed) {
             sums[0] += prepared.values[line][0];
             sums[1] += prepared.values[line][1];
         }
@@ -123,6 +117,14 @@ impl Isaac {
             + POTENTIAL_TENTHS * potential as i32
             + UNPLACED_CELL * self.unplaced_cells(player) as i32
     }
+}
+
+/// The lines (rows 0–9, then columns as 10–19) of a tile at `anchor`: its own line, along which
+/// it lies, and the lines it crosses, one per cell.
+fn lines_of(vertical: bool, anchor: u8, size: u8) -> (usize, std::ops::Range<usize>) {
+    let (r, c) = (usize::from(anchor / 10), usize::from(anchor % 10));
+    let (own, first_crossed) = if vertical { (10 + c, r) } else { (r, 10 + c) };
+    (own, first_crossed..first_crossed + usize::from(size))
 }
 
 /// What [`Evaluate::evaluate_child`] of an Isaac position's placements needs: for each line
