@@ -411,17 +411,10 @@ mod tests {
     fn a_child_evaluated_from_its_parent_is_evaluated_exactly() {
         let net = embedded::for_game::<Isaac>().expect("Isaac's embedded net");
         let mut evaluator = NetEvaluator::new(net.clone());
-        let mut moves = Vec::new();
         let (mut told, mut refreshed) = (0, 0);
         for (i, pos) in crate::game::isaac::random_positions(24).iter().enumerate() {
             evaluator.set_parent(pos);
-            pos.generate_moves(&mut moves);
-            for &mv in &moves {
-                let mut child = pos.clone();
-                child.play(mv);
-                if child.outcome().is_some() {
-                    continue;
-                }
+            for (mv, child) in crate::game::isaac::unfinished_children(pos) {
                 let (mut added, mut removed) = (Vec::new(), Vec::new());
                 if pos.net_feature_delta(mv, 0, &mut added, &mut removed) {
                     told += 1;

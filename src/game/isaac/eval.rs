@@ -237,18 +237,11 @@ mod tests {
 
     #[test]
     fn a_child_evaluated_from_its_prepared_parent_is_evaluated_exactly() {
-        let mut moves = Vec::new();
         let mut prepared = PreparedPlacements::default();
         let (mut placements, mut others) = (0, 0);
         for pos in super::super::random_positions(30) {
             pos.prepare_children(&mut prepared);
-            pos.generate_moves(&mut moves);
-            for &mv in &moves {
-                let mut child = pos.clone();
-                child.play(mv);
-                if child.outcome().is_some() {
-                    continue;
-                }
+            for (mv, child) in super::super::unfinished_children(&pos) {
                 match mv {
                     IsaacMove::Place { .. } if pos.phase == Phase::Placement => placements += 1,
                     _ => others += 1,

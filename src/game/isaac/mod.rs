@@ -454,6 +454,23 @@ impl Game for Isaac {
 /// Isaac has no solved book.
 impl SolvedBook for Isaac {}
 
+/// Every move of `pos` with the position it leads to, but for the moves that end the game: the
+/// children a search evaluates, for the tests of evaluations found from the parent.
+#[cfg(test)]
+pub(crate) fn unfinished_children(pos: &Isaac) -> Vec<(IsaacMove, Isaac)> {
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    moves
+        .into_iter()
+        .map(|mv| {
+            let mut child = pos.clone();
+            child.play(mv);
+            (mv, child)
+        })
+        .filter(|(_, child)| child.outcome().is_none())
+        .collect()
+}
+
 /// Positions of seeded random games (seeds `0..games`), every ply of both phases: what the
 /// tests of the features and of the net's updates walk through.
 #[cfg(test)]
