@@ -73,11 +73,11 @@ impl Isaac {
     /// times the other tiles in its line, and a placement changes only the counts of the lines
     /// it touches.
     fn prepare_placements(&self, prepared: &mut PreparedPlacements) {
-        prepared.valid = self.phase == Phase::Placement;
+        // Floors are 0 until the first removal; a position set up otherwise is counted afresh.
+        prepared.valid = self.phase == Phase::Placement && self.floors == [0, 0];
         if !prepared.valid {
             return;
         }
-        prepared.potentials = self.potentials();
         prepared.tiles = [0; 20];
         prepared.values = [[0; 2]; 20];
         for t in self.tiles() {
@@ -88,6 +88,12 @@ impl Isaac {
             }
             prepared.values[own][usize::from(t.owner)] += u32::from(value(t.size));
         }
+        // Each tile earns its value once for every other tile in its own line.
+        prepared.potentials = [0, 1].map(|p| {
+            (0..20)
+                .map(|line| prepared.tiles[line].saturating_sub(1) * prepared.values[line][p])
+                .sum()
+        });
     }
 
     /// Both players' potentials after placement `mv` of the side to move, from `prepared`:
@@ -132,7 +138,8 @@ fn lines_of(vertical: bool, anchor: u8, size: u8) -> (usize, std::ops::Range<usi
 /// player's tiles that lie along it; and both players' potentials.
 #[derive(Clone, Debug, Default)]
 pub struct PreparedPlacements {
-    /// Whether the position was in the placement phase (the rest is filled only then).
+    /// Whether the position was in the placement phase with no floors (the rest is filled
+    /// only then).
     valid: bool,
     potentials: [u32; 2],
     tiles: [u32; 20],
