@@ -96,19 +96,16 @@ impl Isaac {
         });
     }
 
-    /// Both players' potentials after placement `mv` of the side to move, from `prepared`:
+    /// Both players' potentials after the side to move (`owner`) places a tile (size,
+    /// orientation, anchor), from `prepared`:
     /// every tile whose own line the new tile touches earns its value once more, and the new
     /// tile earns its value for each tile already in its line.
-    fn placed_potentials(prepared: &PreparedPlacements, mv: IsaacMove, owner: usize) -> [u32; 2] {
+    fn placed_potentials(
+        prepared: &PreparedPlacements,
+        (size, vertical, anchor): (u8, bool, u8),
+        owner: usize,
+    ) -> [u32; 2] {
         let mut sums = prepared.potentials;
-        let IsaacMove::Place {
-            size,
-            vertical,
-            anchor,
-        } = mv
-        else {
-            return sums;
-        };
         let (own, crossed) = lines_of(vertical, anchor, size);
         for line in std::iter::once(own).chain(crossed) {
             sums[0] += prepared.values[line][0];
@@ -170,12 +167,20 @@ impl Evaluate for Isaac {
     fn evaluate_child(&self, prepared: &PreparedPlacements, mv: IsaacMove, child: &Isaac) -> i32 {
         // A placement leaves the phase, counters, floors and passes as they were; a pass may
         // end the phase (and the game), so anything but a placement is counted afresh.
-        let placement = matches!(mv, IsaacMove::Place { .. });
-        if !prepared.valid || !placement || child.phase != Phase::Placement {
+        let IsaacMove::Place {
+            size,
+            vertical,
+            anchor,
+        } = mv
+        else {
+            return child.evaluate();
+        };
+        if !prepared.valid || child.phase != Phase::Placement {
             return child.evaluate();
         }
         let owner = self.side_to_move().index();
-        child.evaluation_with(Self::placed_potentials(prepared, mv, owner))
+        let placed = (size, vertical, anchor);
+        child.evaluation_with(Self::placed_potentials(prepared, placed, owner))
     }
 
     fn explain_eval(&self) -> String {
