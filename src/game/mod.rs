@@ -242,6 +242,10 @@ pub trait NetFeatures: Game {
     const NET_FEATURES: &'static str = "";
     /// How many inputs [`NetFeatures::net_features`] chooses from.
     const NET_INPUTS: usize = 0;
+    /// The most inputs [`NetFeatures::net_features`] sets in any position from one view: a
+    /// bound on a hidden sum's size, which lets a net sum in narrower integers where it can
+    /// (`src/net`). All of them by default.
+    const NET_MAX_ACTIVE: usize = Self::NET_INPUTS;
     /// Pushes onto `out` the active inputs (each below [`NetFeatures::NET_INPUTS`], no input
     /// twice) of the position seen by player `view` (0: player one, 1: player two), written
     /// relative to the viewer, so that both views share one set of weights. Nothing by

@@ -140,6 +140,120 @@ fn clipped_dot_body(sums: &[i32], weights: &[i16], clip: i32) -> i64 {
         .sum()
 }
 
+/// Hidden units of an `i16` block: four AVX2 registers, eight SSE2 ones (a 64-unit layer is one block).
+const NARROW_LANES: usize = 64;
+
+/// [`moved_sums`] in `i16`, twice the units a register: `out` = `from` + the rows of `added`
+/// − the rows of `removed`, in wrapping arithmetic. Wrapping sums are sums modulo 2¹⁶ in any
+/// order, so the result is exact whenever the true sums lie within `i16`, however far the
+/// partial sums stray (the caller's bound: [`super::GameNet`]'s `narrow`).
+///
+/// # Panics
+/// If a row lies outside `weights`, or `from` is shorter than `out`.
+pub fn moved_sums_narrow(
+    out: &mut [i16],
+    from: &[i16],
+    weights: &[i16],
+    added: &[u16],
+    removed: &[u16],
+) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2, checked just above.
+        return unsafe { moved_sums_narrow_avx2(out, from, weights, added, removed) };
+    }
+    moved_sums_narrow_body(out, from, weights, added, removed);
+}
+
+/// [`moved_sums_narrow_body`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn moved_sums_narrow_avx2(
+    out: &mut [i16],
+    from: &[i16],
+    weights: &[i16],
+    added: &[u16],
+    removed: &[u16],
+) {
+    moved_sums_narrow_body(out, from, weights, added, removed);
+}
+
+/// What [`moved_sums_narrow`] computes, for any processor.
+#[inline(always)]
+fn moved_sums_narrow_body(
+    out: &mut [i16],
+    from: &[i16],
+    weights: &[i16],
+    added: &[u16],
+    removed: &[u16],
+) {
+    let h = out.len();
+    let row = |f: u16| &weights[usize::from(f) * h..][..h];
+    let blocks = h / NARROW_LANES;
+    for block in 0..blocks {
+        let at = block * NARROW_LANES;
+        let mut acc = [0i16; NARROW_LANES];
+        acc.copy_from_slice(&from[at..at + NARROW_LANES]);
+        for &f in added {
+            for (a, &w) in acc.iter_mut().zip(&row(f)[at..at + NARROW_LANES]) {
+                *a = a.wrapping_add(w);
+            }
+        }
+        for &f in removed {
+            for (a, &w) in acc.iter_mut().zip(&row(f)[at..at + NARROW_LANES]) {
+                *a = a.wrapping_sub(w);
+            }
+        }
+        out[at..at + NARROW_LANES].copy_from_slice(&acc);
+    }
+    for i in blocks * NARROW_LANES..h {
+        let mut sum = from[i];
+        for &f in added {
+            sum = sum.wrapping_add(row(f)[i]);
+        }
+        for &f in removed {
+            sum = sum.wrapping_sub(row(f)[i]);
+        }
+        out[i] = sum;
+    }
+}
+
+/// [`clipped_dot`] of `i16` sums: the products of an activation and a weight paired in
+/// `i32` lanes (`pmaddwd`), the same bound on a chunk.
+pub fn clipped_dot_narrow(sums: &[i16], weights: &[i16], clip: i16) -> i64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2, checked just above.
+        return unsafe { clipped_dot_narrow_avx2(sums, weights, clip) };
+    }
+    clipped_dot_narrow_body(sums, weights, clip)
+}
+
+/// [`clipped_dot_narrow_body`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn clipped_dot_narrow_avx2(sums: &[i16], weights: &[i16], clip: i16) -> i64 {
+    clipped_dot_narrow_body(sums, weights, clip)
+}
+
+/// What [`clipped_dot_narrow`] computes, for any processor.
+#[inline(always)]
+fn clipped_dot_narrow_body(sums: &[i16], weights: &[i16], clip: i16) -> i64 {
+    const CHUNK: usize = 256;
+    debug_assert!((0..=255).contains(&clip));
+    sums.chunks(CHUNK)
+        .zip(weights.chunks(CHUNK))
+        .map(|(sums, weights)| {
+            let chunk: i32 = sums
+                .iter()
+                .zip(weights)
+                .map(|(&s, &w)| i32::from(s.clamp(0, clip)) * i32::from(w))
+                .sum();
+            i64::from(chunk)
+        })
+        .sum()
+}
+
 #[cfg(test)]
 mod tests {
     use rand::rngs::SmallRng;
@@ -213,6 +327,46 @@ mod tests {
             .sum();
         assert_eq!(clipped_dot_body(&clipped, &weights[..h], 255), plain);
         assert_eq!(clipped_dot(&clipped, &weights[..h], 255), plain);
+    }
+
+    #[test]
+    fn narrow_sums_are_the_wide_sums_modulo_2_to_the_16() {
+        let mut rng = SmallRng::seed_from_u64(34);
+        // Whole blocks, a block and a rest, less than a block.
+        for h in [64, 96, 40, 5] {
+            let inputs = 60u16;
+            // Weights whose sums of eight always fit, and weights whose sums overflow.
+            let tame: Vec<i16> = (0..usize::from(inputs) * h)
+                .map(|_| rng.random_range(-2000..=2000))
+                .collect();
+            let wild: Vec<i16> = (0..usize::from(inputs) * h).map(|_| rng.random()).collect();
+            let mut wrapped = 0;
+            for (weights, n) in [&tame, &wild].into_iter().cycle().zip(0..16) {
+                let from: Vec<i32> = (0..h).map(|_| rng.random_range(-3000..3000)).collect();
+                let n = n / 2;
+                let added: Vec<u16> = (0..n).map(|_| rng.random_range(0..inputs)).collect();
+                let removed: Vec<u16> = (0..8 - n).map(|_| rng.random_range(0..inputs)).collect();
+                let wide = one_row_at_a_time(&from, weights, &added, &removed);
+                let narrow_from: Vec<i16> = from.iter().map(|&s| s as i16).collect();
+                let mut narrow = vec![0i16; h];
+                moved_sums_narrow(&mut narrow, &narrow_from, weights, &added, &removed);
+                let mut body = vec![0i16; h];
+                moved_sums_narrow_body(&mut body, &narrow_from, weights, &added, &removed);
+                assert_eq!(narrow, body, "h {h}");
+                let modular: Vec<i16> = wide.iter().map(|&w| w as i16).collect();
+                assert_eq!(narrow, modular, "h {h}");
+                wrapped += wide.iter().filter(|&&w| w != i32::from(w as i16)).count();
+                let clip = [255, 100][n % 2];
+                let widened: Vec<i32> = narrow.iter().map(|&s| i32::from(s)).collect();
+                let dot = clipped_dot_narrow(&narrow, &weights[..h], clip);
+                assert_eq!(dot, clipped_dot(&widened, &weights[..h], i32::from(clip)));
+                assert_eq!(dot, clipped_dot_narrow_body(&narrow, &weights[..h], clip));
+                if std::ptr::eq(weights, &tame) {
+                    assert_eq!(widened, wide, "h {h}: tame sums fit");
+                }
+            }
+            assert!(wrapped > 0, "h {h}: the wild weights never overflowed");
+        }
     }
 
     #[test]

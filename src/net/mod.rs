@@ -49,6 +49,8 @@ struct Slot {
 #[derive(Debug)]
 pub struct GameNet<G> {
     net: Arc<Net>,
+    /// Every position's hidden sums lie within `i16` (see [`GameNet::sums_fit_i16`]).
+    narrow: bool,
     _game: PhantomData<fn() -> G>,
 }
 
@@ -56,6 +58,7 @@ impl<G> Clone for GameNet<G> {
     fn clone(&self) -> Self {
         GameNet {
             net: Arc::clone(&self.net),
+            narrow: self.narrow,
             _game: PhantomData,
         }
     }
@@ -66,9 +69,30 @@ impl<G: Evaluate + NetFeatures> GameNet<G> {
     pub fn new(net: Arc<Net>) -> Result<GameNet<G>, String> {
         net.check_fits(G::NAME, G::NET_FEATURES, G::NET_INPUTS)?;
         Ok(GameNet {
+            narrow: Self::sums_fit_i16(&net),
             net,
             _game: PhantomData,
         })
+    }
+
+    /// Whether every hidden sum of every position lies within `i16`: for each hidden unit,
+    /// its bias plus its largest weight (in size) times the most inputs a position sets
+    /// ([`NetFeatures::NET_MAX_ACTIVE`]). Then MCTS's expansion sums in `i16`, twice the
+    /// units a register and the same results ([`kernels::moved_sums_narrow`]). One pass over
+    /// the weights (146 k of them in Isaac's net).
+    fn sums_fit_i16(net: &Net) -> bool {
+        let h = net.header.hidden;
+        let mut largest = vec![0u16; h];
+        for row in net.input_weights.chunks_exact(h) {
+            for (m, &w) in largest.iter_mut().zip(row) {
+                *m = (*m).max(w.unsigned_abs());
+            }
+        }
+        let active = G::NET_MAX_ACTIVE.min(net.header.inputs) as u64;
+        largest
+            .iter()
+            .zip(&net.hidden_bias)
+            .all(|(&m, &b)| u64::from(b.unsigned_abs()) + u64::from(m) * active <= i16::MAX as u64)
     }
 
     /// The net in the file at `path`, checked against `G`: only a regular file of at most
@@ -159,24 +183,31 @@ impl<G: Evaluate + NetFeatures> GameNet<G> {
     }
 
     fn raw_output(&self, pos: &G, slot: &Slot) -> i64 {
+        self.raw_output_of(pos, |view, weights| {
+            kernels::clipped_dot(&slot.sums[view], weights, QA)
+        })
+    }
+
+    /// The integer output of `pos` given `dot`, the clipped dot product of a view's hidden
+    /// sums (0: player one's, 1: player two's) and an output half's weights.
+    fn raw_output_of(&self, pos: &G, dot: impl Fn(usize, &[i16]) -> i64) -> i64 {
         let h = self.net.header.hidden;
         let me = pos.side_to_move().index();
         let mut sum = i64::from(self.net.output_bias);
         for (half, view) in [me, 1 - me].into_iter().enumerate() {
-            let weights = &self.net.output_weights[half * h..][..h];
-            sum += kernels::clipped_dot(&slot.sums[view], weights, QA);
+            sum += dot(view, &self.net.output_weights[half * h..][..h]);
         }
         sum
     }
 
+    /// The evaluation of `pos` from its hidden sums in `slot`.
     fn output(&self, pos: &G, slot: &Slot) -> i32 {
-        self.output_on(pos, slot, self.base(pos))
+        self.scaled(self.raw_output(pos, slot), self.base(pos))
     }
 
-    /// The evaluation of `pos` from its hidden sums in `slot` and `base`, what the net's output
-    /// is added to ([`GameNet::base`] of `pos`).
-    fn output_on(&self, pos: &G, slot: &Slot, base: i32) -> i32 {
-        let raw = self.raw_output(pos, slot);
+    /// The evaluation of integer output `raw` added to `base`, what the net's output is added
+    /// to ([`GameNet::base`] of the position), clipped to [`EVAL_LIMIT`].
+    fn scaled(&self, raw: i64, base: i32) -> i32 {
         let scaled = raw * i64::from(self.net.header.scale);
         let unit = i64::from(QA * QB);
         let rounded = (scaled + scaled.signum() * unit / 2) / unit + i64::from(base);
@@ -194,6 +225,12 @@ pub struct NetEvaluator<G: Evaluate> {
     /// and its hash to check it is the one.
     parent: Slot,
     parent_hash: u64,
+    /// The parent's hidden sums in `i16`, and a child's, where the net's sums fit
+    /// ([`GameNet::sums_fit_i16`]).
+    parent_narrow: [Vec<i16>; 2],
+    child_narrow: [Vec<i16>; 2],
+    /// A child's hidden sums where they may not fit.
+    child_wide: [Vec<i32>; 2],
     /// What the hand evaluation of the parent's moves needs ([`Evaluate::prepare_children`]).
     prepared: G::Prepared,
     /// Scratch: the inputs a move adds and removes, one view at a time.
@@ -218,6 +255,9 @@ impl<G: Evaluate + NetFeatures> NetEvaluator<G> {
             next: Slot::default(),
             parent: Slot::default(),
             parent_hash: 0,
+            parent_narrow: Default::default(),
+            child_narrow: Default::default(),
+            child_wide: Default::default(),
             prepared: G::Prepared::default(),
             added: Vec::new(),
             removed: Vec::new(),
@@ -229,6 +269,13 @@ impl<G: Evaluate + NetFeatures> NetEvaluator<G> {
     pub fn set_parent(&mut self, parent: &G) {
         self.net.refresh(parent, &mut self.parent);
         self.parent_hash = parent.hash();
+        if self.net.narrow {
+            for (narrow, sums) in self.parent_narrow.iter_mut().zip(&self.parent.sums) {
+                narrow.clear();
+                // Exact: the sums fit.
+                narrow.extend(sums.iter().map(|&s| s as i16));
+            }
+        }
         if self.net.net.header.base == NetBase::Hand {
             parent.prepare_children(&mut self.prepared);
         }
@@ -249,33 +296,41 @@ impl<G: Evaluate + NetFeatures> NetEvaluator<G> {
         }
         let h = self.net.net.header.hidden;
         let weights = &self.net.net.input_weights;
-        let mut next = std::mem::take(&mut self.next);
+        let narrow = self.net.narrow;
         for view in 0..2 {
             self.added.clear();
             self.removed.clear();
             if !parent.net_feature_delta(mv, view, &mut self.added, &mut self.removed) {
-                self.next = next;
                 return self.evaluate(child, ply);
             }
-            let sums = &mut next.sums[view];
-            sums.resize(h, 0);
-            kernels::moved_sums(
-                sums,
-                &self.parent.sums[view],
-                weights,
-                &self.added,
-                &self.removed,
-            );
+            let (added, removed) = (&self.added, &self.removed);
+            if narrow {
+                let sums = &mut self.child_narrow[view];
+                sums.resize(h, 0);
+                let from = &self.parent_narrow[view];
+                kernels::moved_sums_narrow(sums, from, weights, added, removed);
+            } else {
+                let sums = &mut self.child_wide[view];
+                sums.resize(h, 0);
+                kernels::moved_sums(sums, &self.parent.sums[view], weights, added, removed);
+            }
         }
         let base = match self.net.net.header.base {
             NetBase::None => 0,
             NetBase::Hand => parent.evaluate_child(&self.prepared, mv, child),
         };
-        let value = self.net.output_on(child, &next, base);
-        // Only the sums were written: the slot is no position's to remember.
-        next.valid = false;
-        self.next = next;
-        value
+        let raw = if narrow {
+            let (sums, clip) = (&self.child_narrow, QA as i16);
+            self.net.raw_output_of(child, |view, out| {
+                kernels::clipped_dot_narrow(&sums[view], out, clip)
+            })
+        } else {
+            let sums = &self.child_wide;
+            self.net.raw_output_of(child, |view, out| {
+                kernels::clipped_dot(&sums[view], out, QA)
+            })
+        };
+        self.net.scaled(raw, base)
     }
 
     /// The net this evaluator runs.
@@ -410,6 +465,33 @@ mod tests {
     #[test]
     fn a_child_evaluated_from_its_parent_is_evaluated_exactly() {
         let net = embedded::for_game::<Isaac>().expect("Isaac's embedded net");
+        // Isaac's net sums in `i16`: its weights are at most 111 in size, 163 inputs at most.
+        assert!(net.narrow);
+        children_evaluated_exactly(&net);
+        children_evaluated_exactly(&GameNet {
+            narrow: false,
+            ..net.clone()
+        });
+    }
+
+    #[test]
+    fn a_net_whose_sums_could_overflow_sums_in_i32() {
+        let net = embedded::for_game::<Isaac>().expect("Isaac's embedded net");
+        let mut big = (*net.net).clone();
+        // 163 inputs of 201 reach 32,763 with the bias: one more unit of weight overflows.
+        big.hidden_bias[5] = 0;
+        big.input_weights[17 * big.header.hidden + 5] = 201;
+        assert!(GameNet::<Isaac>::new(Arc::new(big.clone())).is_ok_and(|n| n.narrow));
+        big.input_weights[17 * big.header.hidden + 5] = -202;
+        assert!(GameNet::<Isaac>::new(Arc::new(big.clone())).is_ok_and(|n| !n.narrow));
+        big.input_weights[17 * big.header.hidden + 5] = 0;
+        big.hidden_bias[5] = i16::MIN;
+        assert!(GameNet::<Isaac>::new(Arc::new(big)).is_ok_and(|n| !n.narrow));
+    }
+
+    /// Every child of some random positions evaluated from its parent by `net` is its
+    /// evaluation from scratch.
+    fn children_evaluated_exactly(net: &GameNet<Isaac>) {
         let mut evaluator = NetEvaluator::new(net.clone());
         let (mut told, mut refreshed) = (0, 0);
         for (i, pos) in crate::game::isaac::random_positions(24).iter().enumerate() {

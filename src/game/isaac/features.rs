@@ -28,7 +28,7 @@
 //! cells and one hand input; a removal its tile's cells, the counter's cell, what the counter
 //! stands on, a few steps of the score scale and of the floor.
 
-use super::tables::{CELLS, MIN_SIZE, SIZES, START_COUNTS, run_mask, size_index};
+use super::tables::{CELLS, MIN_SIZE, SIZES, START_COUNTS, size_index};
 use super::{Isaac, IsaacMove, Phase};
 use crate::game::NetFeatures;
 use crate::game::bitboard::bits;
@@ -94,6 +94,16 @@ const HAND_START: [usize; KINDS] = {
 impl NetFeatures for Isaac {
     const NET_FEATURES: &'static str = FEATURES;
     const NET_INPUTS: usize = INPUTS;
+    /// Every cell covered, every tile in hand, and the counters, scores, floors and phase at
+    /// their most: 163 of the 2,283.
+    const NET_MAX_ACTIVE: usize = CELLS
+        + 2 * HAND_PER_OWNER
+        + 2 * FLOOR_STEPS
+        + 2 * SCORE_STEPS
+        + 2 // the counters' cells
+        + 2 // what they stand on
+        + 1 // the scoring phase
+        + 2; // passed (placement) or out (scoring)
 
     /// The active inputs seen by player `view` (see the module's doc).
     fn net_features(&self, view: usize, out: &mut Vec<u16>) {
@@ -187,10 +197,25 @@ impl NetFeatures for Isaac {
                     // Not legal, or more tiles than the scale counts (the input stays set).
                     return false;
                 }
+                // The tile's cells, `anchor` and on along its row or column: counted rather
+                // than read from its mask (this runs for every child of every expansion).
+                let (anchor, size) = (usize::from(anchor), usize::from(size));
+                let (step, along) = if vertical {
+                    (10, anchor / 10)
+                } else {
+                    (1, anchor % 10)
+                };
+                if anchor >= CELLS || along + size > 10 {
+                    return false;
+                }
                 let base = BOARD + ((owner * KINDS + kind) * 2 + usize::from(vertical)) * CELLS;
-                for cell in bits(run_mask(size, vertical, usize::from(anchor))) {
-                    let seen = if view == 0 { cell } else { CELLS - 1 - cell };
-                    added.push((base + seen) as u16);
+                let (first, step) = if view == 0 {
+                    (base + anchor, step as isize)
+                } else {
+                    (base + CELLS - 1 - anchor, -(step as isize))
+                };
+                for k in 0..size as isize {
+                    added.push((first as isize + k * step) as u16);
                 }
                 let hand = HAND + owner * HAND_PER_OWNER + HAND_START[kind];
                 removed.push((hand + usize::from(count) - 1) as u16);
@@ -258,6 +283,7 @@ mod tests {
             [0, 2000, 2030, 2230, 2248, 2270, 2278, 2279, 2281, 2283]
         );
         assert_eq!(Isaac::NET_INPUTS, INPUTS);
+        assert_eq!(Isaac::NET_MAX_ACTIVE, 163);
         assert_eq!(Isaac::NET_FEATURES, FEATURES);
     }
 
@@ -276,7 +302,7 @@ mod tests {
                 pos.net_features(view, &mut list);
                 let len = list.len();
                 assert!(
-                    len <= usize::from(u8::MAX),
+                    len <= usize::from(u8::MAX) && len <= Isaac::NET_MAX_ACTIVE,
                     "{len} inputs: {}",
                     pos.to_fen()
                 );
