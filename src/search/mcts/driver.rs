@@ -283,7 +283,7 @@ impl<'t, G: Searchable> Mcts<'t, G> {
         for i in 0..old_count as EdgeId {
             let child = tree.edge(old.0 + i).child;
             if child != NO_CHILD {
-                tree.set_child(first.1 + i, child);
+                tree.set_child(node, first.1 + i, child);
             }
         }
         tree.update_proof(node);
@@ -356,7 +356,7 @@ impl<'t, G: Searchable> Mcts<'t, G> {
                     break edge.value as f64;
                 };
                 tree.init_node(child, &Node::leaf(pos.side_to_move(), edge.value));
-                node = tree.set_child(e, child);
+                node = tree.set_child(node, e, child);
             } else {
                 node = edge.child;
             }

@@ -65,6 +65,9 @@ pub struct Node {
     pub result: Option<Outcome>,
     /// Whether its edges exist.
     pub expanded: bool,
+    /// Its edges with a child lie among the first `reach` (the edges after them have none):
+    /// selection scans those and the one after ([`super::tree::Tree::select`]).
+    pub reach: u32,
 }
 
 impl Node {
@@ -81,6 +84,7 @@ impl Node {
             side,
             result: None,
             expanded: false,
+            reach: 0,
         }
     }
 
@@ -141,6 +145,10 @@ const EXPANDED: u32 = 2;
 const EXPANDING: u32 = 4;
 /// `status` bit: a thread is giving the node all its edges.
 const WIDENING: u32 = 8;
+/// `status` holds [`Node::reach`] from this bit up.
+const REACH_SHIFT: u32 = 4;
+/// The largest reach `status` holds (a node with more edges than this is scanned whole).
+const REACH_MAX: u32 = u32::MAX >> REACH_SHIFT;
 
 /// A proven result as the two low bits of `proof` (0: none).
 fn result_code(result: Option<Outcome>) -> u32 {
@@ -177,7 +185,8 @@ pub struct NodeSlot {
     next_prior: AtomicU32,
     /// Iterations whose path goes through the node and that have not backed up yet.
     in_flight: AtomicU32,
-    /// [`SIDE_TWO`], [`EXPANDED`], [`EXPANDING`], [`WIDENING`].
+    /// [`SIDE_TWO`], [`EXPANDED`], [`EXPANDING`], [`WIDENING`], and the reach from
+    /// [`REACH_SHIFT`] up.
     status: AtomicU32,
     /// The result's code in the low bits, `dist` from bit 16.
     proof: AtomicU32,
@@ -216,7 +225,9 @@ impl NodeSlot {
             0
         };
         let expanded = if node.expanded { EXPANDED } else { 0 };
-        self.status.store(side | expanded, Ordering::Release);
+        let reach = node.reach.min(REACH_MAX) << REACH_SHIFT;
+        self.status
+            .store(side | expanded | reach, Ordering::Release);
     }
 
     /// A copy of the node.
@@ -240,6 +251,10 @@ impl NodeSlot {
             },
             result: result_of(proof),
             expanded: status & EXPANDED != 0,
+            reach: match status >> REACH_SHIFT {
+                REACH_MAX => u32::MAX,
+                reach => reach,
+            },
         }
     }
 
@@ -316,6 +331,18 @@ impl NodeSlot {
     /// Ends a claimed widening.
     pub fn end_widening(&self) {
         self.status.fetch_and(!WIDENING, Ordering::Release);
+    }
+
+    /// Raises the node's reach to at least `reach` (its edges' order never changes, so it never
+    /// falls).
+    pub fn raise_reach(&self, reach: u32) {
+        let reach = reach.min(REACH_MAX);
+        let _ = self
+            .status
+            .fetch_update(Ordering::Release, Ordering::Relaxed, |s| {
+                (s >> REACH_SHIFT < reach)
+                    .then_some(s & ((1 << REACH_SHIFT) - 1) | reach << REACH_SHIFT)
+            });
     }
 
     /// Publishes the node's edges (written before) and the prior of its best move left out.
@@ -441,6 +468,7 @@ mod tests {
             side: Player::Two,
             result: Some(Outcome::Draw),
             expanded: true,
+            reach: 2,
         };
         slot.store(&node);
         assert_eq!(format!("{:?}", slot.load()), format!("{node:?}"));
@@ -449,5 +477,15 @@ mod tests {
         assert!(!slot.claim_widening());
         slot.end_widening();
         assert!(slot.claim_widening());
+        // The reach shares a word with the claims and only rises.
+        slot.raise_reach(1);
+        assert_eq!(slot.load().reach, 2);
+        slot.raise_reach(40);
+        assert_eq!(slot.load().reach, 40);
+        assert!(slot.load().expanded && !slot.claim_widening());
+        slot.end_widening();
+        slot.raise_reach(u32::MAX);
+        assert_eq!(slot.load().reach, u32::MAX);
+        assert_eq!(slot.load().side, Player::Two);
     }
 }

@@ -120,15 +120,29 @@ impl<M: Copy + PackedMove> Tree<M> {
         self.edge_slot(id).store(edge);
     }
 
-    /// Gives edge `id` the child `child` unless it has one: the child it has afterwards.
-    pub fn set_child(&self, id: EdgeId, child: NodeId) -> NodeId {
-        self.edge_slot(id).set_child(child)
+    /// Gives edge `id` of `node` the child `child` unless it has one: the child it has
+    /// afterwards. Raises `node`'s reach past the edge, unless another thread has just moved
+    /// `node`'s edges (widening): then the thread that moved them copies the child over with
+    /// this call, or the child is left behind with the old edges.
+    pub fn set_child(&self, node: NodeId, id: EdgeId, child: NodeId) -> NodeId {
+        let child = self.edge_slot(id).set_child(child);
+        let n = self.node(node);
+        if n.edge_ids().contains(&id) {
+            self.slot(node).raise_reach(id - n.first_edge + 1);
+        }
+        child
     }
 
-    /// Publishes `node`'s edges `first..first + count` (written before) and the prior of its
-    /// best move left out.
+    /// Publishes `node`'s edges `first..first + count` (written before, children included)
+    /// and the prior of its best move left out.
     pub fn set_edges(&self, node: NodeId, first: EdgeId, count: u32, next_prior: f32) {
-        self.slot(node).set_edges(first, count, next_prior);
+        let reach = (0..count)
+            .rev()
+            .find(|&i| self.edge_slot(first + i).child() != NO_CHILD)
+            .map_or(0, |i| i + 1);
+        let slot = self.slot(node);
+        slot.raise_reach(reach);
+        slot.set_edges(first, count, next_prior);
     }
 
     /// Keeps only the subtree under `new_root`, which becomes node 0, and frees the rest for
@@ -206,8 +220,15 @@ impl<M: Copy + PackedMove> Tree<M> {
     /// Returns the best edge and whether the best move left out of the edges (a node expanded
     /// with its best moves only) would beat it: then the node should be widened, and that move
     /// is the choice.
+    ///
+    /// Edges lie in the order of their priors, best first, and unvisited children all have
+    /// the same `Q` and `n`: of the edges without a child only the first can be chosen (a tie
+    /// goes to the first), and the edges after the node's reach have none. So only the edges
+    /// up to the reach and one more are scanned (not the hundreds of a widened Isaac node),
+    /// and the choice is the one a scan of them all would make.
     pub fn select(&self, node: NodeId, c_puct: f32, fpu_reduction: f32) -> (EdgeId, bool) {
-        let n = self.node(node);
+        let mut n = self.node(node);
+        n.edge_count = n.edge_count.min(n.reach.saturating_add(1));
         let side = n.side;
         let scale = c_puct * (n.visits.max(1) as f32).sqrt();
         let fpu = (for_side(n.mean(), side) as f32 - fpu_reduction).max(0.0);

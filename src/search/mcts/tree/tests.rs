@@ -95,6 +95,7 @@ fn set_range(tree: &Tree<u32>, id: NodeId, first: EdgeId, count: u32) {
             first_edge: first,
             edge_count: count,
             expanded: true,
+            reach: count,
             ..node
         },
     );
@@ -194,4 +195,43 @@ fn iterations_under_way_turn_selection_away() {
     assert_eq!(tree.select(root, 1.0, 0.1), (1, false));
     tree.slot(a).leave();
     assert_eq!(tree.select(root, 1.0, 0.1), (0, false));
+}
+
+#[test]
+fn selection_sees_every_child_however_far_down_the_edges() {
+    let tree: Tree<u32> = Tree::new(1 << 20);
+    let root = push(&tree, Node::leaf(Player::One, 0.5));
+    tree.slot(root).add_visit(0.5);
+    // A drawn game far down the edges (a terminal child from the expansion), worth more to
+    // player one than the unvisited moves (valued 0.5 − 0.4).
+    let drawn = push(&tree, Node::terminal(Outcome::Draw));
+    let priors = [0.4, 0.3, 0.1, 0.1, 0.05, 0.05];
+    let mut edges: Vec<Edge<u32>> = priors
+        .iter()
+        .enumerate()
+        .map(|(i, &prior)| Edge {
+            prior,
+            ..edge(i as u32, NO_CHILD)
+        })
+        .collect();
+    edges[4].child = drawn;
+    push_edges(&tree, &edges);
+    tree.set_edges(root, 0, 6, 0.0);
+    tree.slot(root).end_expansion(true);
+    assert_eq!(tree.node(root).reach, 5);
+    assert_eq!(tree.select(root, 0.1, 0.4), (4, false));
+    // Without the draw: the first unvisited move, the best prior.
+    tree.slot(drawn).set_proof(Outcome::Win(Player::Two), 1);
+    assert_eq!(tree.select(root, 0.1, 0.4), (0, false));
+    // A child given during the search, past unvisited edges, is seen too.
+    let good = push(&tree, Node::leaf(Player::One, 0.9));
+    assert_eq!(tree.set_child(root, 3, good), good);
+    assert_eq!(tree.node(root).reach, 5);
+    assert_eq!(tree.select(root, 0.1, 0.4), (3, false));
+    let better = push(&tree, Node::leaf(Player::One, 0.95));
+    assert_eq!(tree.set_child(root, 5, better), better);
+    assert_eq!(tree.node(root).reach, 6);
+    assert_eq!(tree.select(root, 0.1, 0.4), (5, false));
+    // A second child for an edge that has one is refused, and the reach does not move.
+    assert_eq!(tree.set_child(root, 3, better), good);
 }
