@@ -11,10 +11,64 @@
 //! time; blocked and with AVX2, Isaac's MCTS with the net runs 1.19× the iterations a second
 //! (docs/benchmarks.md, "The net's arithmetic"). Integer sums are exact in any order: the
 //! results are the same as the plain loops', and so are the searches.
+//!
+//! The sums are `i32`, or `i16` ([`Sum`]) where no sum of the net can leave `i16`: twice the
+//! units a register, in wrapping arithmetic that is exact wherever the true sums fit. MCTS's
+//! expansion uses them (docs/benchmarks.md, "Narrow sums and a bounded selection scan").
 
 /// Hidden units summed together in registers: 16 `i32` are four SSE2 registers (two AVX2,
 /// one AVX-512), few enough that the compiler keeps them there.
 const LANES: usize = 16;
+/// Hidden units of an `i16` block: four AVX2 registers, eight SSE2 ones (a 64-unit layer is
+/// one block).
+const NARROW_LANES: usize = 64;
+
+/// A hidden sum's integer: `i32`, or `i16` where no sum of the net can leave it
+/// ([`super::GameNet`]'s `narrow`), twice the units a register.
+pub trait Sum: Copy + Default {
+    /// `self` + `w`; wrapping in `i16`, whose sums are then the true sums modulo 2¹⁶ in any
+    /// order: exact whenever the true sum lies within `i16`, however the partial sums strayed.
+    fn plus(self, w: i16) -> Self;
+    /// `self` − `w`, the same way.
+    fn minus(self, w: i16) -> Self;
+    /// The activation: `self` clipped to `0..=clip` (`clip` ≤ 255), as an `i16` widened (so
+    /// that the products pair into `i32` lanes).
+    fn activation(self, clip: i32) -> i32;
+}
+
+impl Sum for i32 {
+    #[inline(always)]
+    fn plus(self, w: i16) -> i32 {
+        self + i32::from(w)
+    }
+
+    #[inline(always)]
+    fn minus(self, w: i16) -> i32 {
+        self - i32::from(w)
+    }
+
+    #[inline(always)]
+    fn activation(self, clip: i32) -> i32 {
+        i32::from(self.clamp(0, clip) as i16)
+    }
+}
+
+impl Sum for i16 {
+    #[inline(always)]
+    fn plus(self, w: i16) -> i16 {
+        self.wrapping_add(w)
+    }
+
+    #[inline(always)]
+    fn minus(self, w: i16) -> i16 {
+        self.wrapping_sub(w)
+    }
+
+    #[inline(always)]
+    fn activation(self, clip: i32) -> i32 {
+        i32::from(self.clamp(0, clip as i16))
+    }
+}
 
 /// `out` = `from` + the rows of `added` − the rows of `removed`, where row `f` is
 /// `weights[f·h..(f+1)·h]` and `h` = `out.len()` = `from.len()`.
@@ -23,7 +77,7 @@ const LANES: usize = 16;
 /// If a row lies outside `weights` (an input the net does not have), or `from` is shorter
 /// than `out`.
 pub fn moved_sums(out: &mut [i32], from: &[i32], weights: &[i16], added: &[u16], removed: &[u16]) {
-    move_sums(out, Some(from), weights, added, removed);
+    move_sums::<i32, LANES>(out, Some(from), weights, added, removed);
 }
 
 /// `sums` += the rows of `added` − the rows of `removed` ([`moved_sums`] in place).
@@ -31,13 +85,28 @@ pub fn moved_sums(out: &mut [i32], from: &[i32], weights: &[i16], added: &[u16],
 /// # Panics
 /// If a row lies outside `weights`.
 pub fn move_sums_in_place(sums: &mut [i32], weights: &[i16], added: &[u16], removed: &[u16]) {
-    move_sums(sums, None, weights, added, removed);
+    move_sums::<i32, LANES>(sums, None, weights, added, removed);
 }
 
-/// [`moved_sums`] from `from`, or from `out` itself: with AVX2 where the processor has it.
-fn move_sums(
-    out: &mut [i32],
-    from: Option<&[i32]>,
+/// [`moved_sums`] in `i16` ([`Sum`]: exact where the true sums fit).
+///
+/// # Panics
+/// As [`moved_sums`].
+pub fn moved_sums_narrow(
+    out: &mut [i16],
+    from: &[i16],
+    weights: &[i16],
+    added: &[u16],
+    removed: &[u16],
+) {
+    move_sums::<i16, NARROW_LANES>(out, Some(from), weights, added, removed);
+}
+
+/// [`moved_sums`] from `from`, or from `out` itself, in blocks of `B` units: with AVX2 where
+/// the processor has it.
+fn move_sums<L: Sum, const B: usize>(
+    out: &mut [L],
+    from: Option<&[L]>,
     weights: &[i16],
     added: &[u16],
     removed: &[u16],
@@ -45,59 +114,63 @@ fn move_sums(
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the processor has AVX2, checked just above.
-        return unsafe { move_sums_avx2(out, from, weights, added, removed) };
+        return unsafe { move_sums_avx2::<L, B>(out, from, weights, added, removed) };
     }
-    move_sums_body(out, from, weights, added, removed);
+    move_sums_body::<L, B>(out, from, weights, added, removed);
 }
 
-/// [`move_sums_body`] compiled for AVX2 (eight `i32` a register, inputs widened from memory).
+/// [`move_sums_body`] compiled for AVX2 (eight `i32` or sixteen `i16` a register, inputs
+/// widened from memory).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn move_sums_avx2(
-    out: &mut [i32],
-    from: Option<&[i32]>,
+fn move_sums_avx2<L: Sum, const B: usize>(
+    out: &mut [L],
+    from: Option<&[L]>,
     weights: &[i16],
     added: &[u16],
     removed: &[u16],
 ) {
-    move_sums_body(out, from, weights, added, removed);
+    move_sums_body::<L, B>(out, from, weights, added, removed);
 }
 
 /// What [`move_sums`] computes, for any processor.
 #[inline(always)]
-fn move_sums_body(
-    out: &mut [i32],
-    from: Option<&[i32]>,
+fn move_sums_body<L: Sum, const B: usize>(
+    out: &mut [L],
+    from: Option<&[L]>,
     weights: &[i16],
     added: &[u16],
     removed: &[u16],
 ) {
     let h = out.len();
     let row = |f: u16| &weights[usize::from(f) * h..][..h];
-    let blocks = h / LANES;
+    let blocks = h / B;
     for block in 0..blocks {
-        let at = block * LANES;
-        let mut acc = [0i32; LANES];
-        acc.copy_from_slice(&from.unwrap_or(&*out)[at..at + LANES]);
+        let at = block * B;
+        let mut acc = [L::default(); B];
+        acc.copy_from_slice(&from.unwrap_or(&*out)[at..at + B]);
         for &f in added {
-            let w = &row(f)[at..at + LANES];
-            for (a, &w) in acc.iter_mut().zip(w) {
-                *a += i32::from(w);
+            for (a, &w) in acc.iter_mut().zip(&row(f)[at..at + B]) {
+                *a = a.plus(w);
             }
         }
         for &f in removed {
-            let w = &row(f)[at..at + LANES];
-            for (a, &w) in acc.iter_mut().zip(w) {
-                *a -= i32::from(w);
+            for (a, &w) in acc.iter_mut().zip(&row(f)[at..at + B]) {
+                *a = a.minus(w);
             }
         }
-        out[at..at + LANES].copy_from_slice(&acc);
+        out[at..at + B].copy_from_slice(&acc);
     }
     // A hidden layer that is not a whole number of blocks: the rest one unit at a time.
-    for i in blocks * LANES..h {
-        let plus: i32 = added.iter().map(|&f| i32::from(row(f)[i])).sum();
-        let minus: i32 = removed.iter().map(|&f| i32::from(row(f)[i])).sum();
-        out[i] = from.unwrap_or(&*out)[i] + plus - minus;
+    for i in blocks * B..h {
+        let mut sum = from.unwrap_or(&*out)[i];
+        for &f in added {
+            sum = sum.plus(row(f)[i]);
+        }
+        for &f in removed {
+            sum = sum.minus(row(f)[i]);
+        }
+        out[i] = sum;
     }
 }
 
@@ -105,7 +178,7 @@ fn move_sums_body(
 /// most `clip` ≤ 255) and a weight (at least −32,768 and at most 32,767) summed 256 at a time
 /// stay within an `i32` (255 · 32,768 · 256 < 2³¹), the cheaper lanes; the chunks are summed
 /// in an `i64`.
-pub fn clipped_dot(sums: &[i32], weights: &[i16], clip: i32) -> i64 {
+pub fn clipped_dot<L: Sum>(sums: &[L], weights: &[i16], clip: i32) -> i64 {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the processor has AVX2, checked just above.
@@ -117,13 +190,13 @@ pub fn clipped_dot(sums: &[i32], weights: &[i16], clip: i32) -> i64 {
 /// [`clipped_dot_body`] compiled for AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn clipped_dot_avx2(sums: &[i32], weights: &[i16], clip: i32) -> i64 {
+fn clipped_dot_avx2<L: Sum>(sums: &[L], weights: &[i16], clip: i32) -> i64 {
     clipped_dot_body(sums, weights, clip)
 }
 
 /// What [`clipped_dot`] computes, for any processor.
 #[inline(always)]
-fn clipped_dot_body(sums: &[i32], weights: &[i16], clip: i32) -> i64 {
+fn clipped_dot_body<L: Sum>(sums: &[L], weights: &[i16], clip: i32) -> i64 {
     const CHUNK: usize = 256;
     const _: () = assert!(super::QA as i64 * 32_768 * CHUNK as i64 <= i32::MAX as i64);
     debug_assert!((0..=255).contains(&clip));
@@ -133,121 +206,7 @@ fn clipped_dot_body(sums: &[i32], weights: &[i16], clip: i32) -> i64 {
             let chunk: i32 = sums
                 .iter()
                 .zip(weights)
-                .map(|(&s, &w)| i32::from(s.clamp(0, clip) as i16) * i32::from(w))
-                .sum();
-            i64::from(chunk)
-        })
-        .sum()
-}
-
-/// Hidden units of an `i16` block: four AVX2 registers, eight SSE2 ones (a 64-unit layer is one block).
-const NARROW_LANES: usize = 64;
-
-/// [`moved_sums`] in `i16`, twice the units a register: `out` = `from` + the rows of `added`
-/// − the rows of `removed`, in wrapping arithmetic. Wrapping sums are sums modulo 2¹⁶ in any
-/// order, so the result is exact whenever the true sums lie within `i16`, however far the
-/// partial sums stray (the caller's bound: [`super::GameNet`]'s `narrow`).
-///
-/// # Panics
-/// If a row lies outside `weights`, or `from` is shorter than `out`.
-pub fn moved_sums_narrow(
-    out: &mut [i16],
-    from: &[i16],
-    weights: &[i16],
-    added: &[u16],
-    removed: &[u16],
-) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has AVX2, checked just above.
-        return unsafe { moved_sums_narrow_avx2(out, from, weights, added, removed) };
-    }
-    moved_sums_narrow_body(out, from, weights, added, removed);
-}
-
-/// [`moved_sums_narrow_body`] compiled for AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn moved_sums_narrow_avx2(
-    out: &mut [i16],
-    from: &[i16],
-    weights: &[i16],
-    added: &[u16],
-    removed: &[u16],
-) {
-    moved_sums_narrow_body(out, from, weights, added, removed);
-}
-
-/// What [`moved_sums_narrow`] computes, for any processor.
-#[inline(always)]
-fn moved_sums_narrow_body(
-    out: &mut [i16],
-    from: &[i16],
-    weights: &[i16],
-    added: &[u16],
-    removed: &[u16],
-) {
-    let h = out.len();
-    let row = |f: u16| &weights[usize::from(f) * h..][..h];
-    let blocks = h / NARROW_LANES;
-    for block in 0..blocks {
-        let at = block * NARROW_LANES;
-        let mut acc = [0i16; NARROW_LANES];
-        acc.copy_from_slice(&from[at..at + NARROW_LANES]);
-        for &f in added {
-            for (a, &w) in acc.iter_mut().zip(&row(f)[at..at + NARROW_LANES]) {
-                *a = a.wrapping_add(w);
-            }
-        }
-        for &f in removed {
-            for (a, &w) in acc.iter_mut().zip(&row(f)[at..at + NARROW_LANES]) {
-                *a = a.wrapping_sub(w);
-            }
-        }
-        out[at..at + NARROW_LANES].copy_from_slice(&acc);
-    }
-    for i in blocks * NARROW_LANES..h {
-        let mut sum = from[i];
-        for &f in added {
-            sum = sum.wrapping_add(row(f)[i]);
-        }
-        for &f in removed {
-            sum = sum.wrapping_sub(row(f)[i]);
-        }
-        out[i] = sum;
-    }
-}
-
-/// [`clipped_dot`] of `i16` sums: the products of an activation and a weight paired in
-/// `i32` lanes (`pmaddwd`), the same bound on a chunk.
-pub fn clipped_dot_narrow(sums: &[i16], weights: &[i16], clip: i16) -> i64 {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has AVX2, checked just above.
-        return unsafe { clipped_dot_narrow_avx2(sums, weights, clip) };
-    }
-    clipped_dot_narrow_body(sums, weights, clip)
-}
-
-/// [`clipped_dot_narrow_body`] compiled for AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn clipped_dot_narrow_avx2(sums: &[i16], weights: &[i16], clip: i16) -> i64 {
-    clipped_dot_narrow_body(sums, weights, clip)
-}
-
-/// What [`clipped_dot_narrow`] computes, for any processor.
-#[inline(always)]
-fn clipped_dot_narrow_body(sums: &[i16], weights: &[i16], clip: i16) -> i64 {
-    const CHUNK: usize = 256;
-    debug_assert!((0..=255).contains(&clip));
-    sums.chunks(CHUNK)
-        .zip(weights.chunks(CHUNK))
-        .map(|(sums, weights)| {
-            let chunk: i32 = sums
-                .iter()
-                .zip(weights)
-                .map(|(&s, &w)| i32::from(s.clamp(0, clip)) * i32::from(w))
+                .map(|(&s, &w)| s.activation(clip) * i32::from(w))
                 .sum();
             i64::from(chunk)
         })
@@ -317,7 +276,7 @@ mod tests {
         let (added, removed) = ([3, 17, 17, 39], [0, 22]);
         let expected = one_row_at_a_time(&from, &weights, &added, &removed);
         let mut out = vec![0; h];
-        move_sums_body(&mut out, Some(&from), &weights, &added, &removed);
+        move_sums_body::<i32, LANES>(&mut out, Some(&from), &weights, &added, &removed);
         assert_eq!(out, expected);
         let clipped: Vec<i32> = expected.iter().map(|s| s % 300).collect();
         let plain: i64 = clipped
@@ -351,16 +310,22 @@ mod tests {
                 let mut narrow = vec![0i16; h];
                 moved_sums_narrow(&mut narrow, &narrow_from, weights, &added, &removed);
                 let mut body = vec![0i16; h];
-                moved_sums_narrow_body(&mut body, &narrow_from, weights, &added, &removed);
+                move_sums_body::<i16, NARROW_LANES>(
+                    &mut body,
+                    Some(&narrow_from),
+                    weights,
+                    &added,
+                    &removed,
+                );
                 assert_eq!(narrow, body, "h {h}");
                 let modular: Vec<i16> = wide.iter().map(|&w| w as i16).collect();
                 assert_eq!(narrow, modular, "h {h}");
                 wrapped += wide.iter().filter(|&&w| w != i32::from(w as i16)).count();
                 let clip = [255, 100][n % 2];
                 let widened: Vec<i32> = narrow.iter().map(|&s| i32::from(s)).collect();
-                let dot = clipped_dot_narrow(&narrow, &weights[..h], clip);
-                assert_eq!(dot, clipped_dot(&widened, &weights[..h], i32::from(clip)));
-                assert_eq!(dot, clipped_dot_narrow_body(&narrow, &weights[..h], clip));
+                let dot = clipped_dot(&narrow, &weights[..h], clip);
+                assert_eq!(dot, clipped_dot(&widened, &weights[..h], clip));
+                assert_eq!(dot, clipped_dot_body(&narrow, &weights[..h], clip));
                 if std::ptr::eq(weights, &tame) {
                     assert_eq!(widened, wide, "h {h}: tame sums fit");
                 }

@@ -320,9 +320,9 @@ impl<G: Evaluate + NetFeatures> NetEvaluator<G> {
             NetBase::Hand => parent.evaluate_child(&self.prepared, mv, child),
         };
         let raw = if narrow {
-            let (sums, clip) = (&self.child_narrow, QA as i16);
+            let sums = &self.child_narrow;
             self.net.raw_output_of(child, |view, out| {
-                kernels::clipped_dot_narrow(&sums[view], out, clip)
+                kernels::clipped_dot(&sums[view], out, QA)
             })
         } else {
             let sums = &self.child_wide;
