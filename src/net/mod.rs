@@ -168,6 +168,12 @@ impl<G: Evaluate + NetFeatures> GameNet<G> {
                 list.len(),
                 "a game's net inputs are distinct"
             );
+            // The `i16` sums rely on it (`GameNet::sums_fit_i16`).
+            debug_assert!(
+                list.len() <= G::NET_MAX_ACTIVE,
+                "{} inputs set, more than the game's NET_MAX_ACTIVE",
+                list.len()
+            );
         }
     }
 
