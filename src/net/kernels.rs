@@ -34,6 +34,8 @@ pub trait Sum: Copy + Default {
     /// The activation: `self` clipped to `0..=clip` (`clip` ≤ 255), as an `i16` widened (so
     /// that the products pair into `i32` lanes).
     fn activation(self, clip: i32) -> i32;
+    /// [`moved_sums`] in this type's blocks (from `out` itself without `from`).
+    fn move_sums(out: &mut [Self], from: Option<&[Self]>, w: &[i16], add: &[u16], rem: &[u16]);
 }
 
 impl Sum for i32 {
@@ -50,6 +52,10 @@ impl Sum for i32 {
     #[inline(always)]
     fn activation(self, clip: i32) -> i32 {
         i32::from(self.clamp(0, clip) as i16)
+    }
+
+    fn move_sums(out: &mut [i32], from: Option<&[i32]>, w: &[i16], add: &[u16], rem: &[u16]) {
+        move_sums::<i32, LANES>(out, from, w, add, rem);
     }
 }
 
@@ -68,16 +74,21 @@ impl Sum for i16 {
     fn activation(self, clip: i32) -> i32 {
         i32::from(self.clamp(0, clip as i16))
     }
+
+    fn move_sums(out: &mut [i16], from: Option<&[i16]>, w: &[i16], add: &[u16], rem: &[u16]) {
+        move_sums::<i16, NARROW_LANES>(out, from, w, add, rem);
+    }
 }
 
 /// `out` = `from` + the rows of `added` − the rows of `removed`, where row `f` is
-/// `weights[f·h..(f+1)·h]` and `h` = `out.len()` = `from.len()`.
+/// `weights[f·h..(f+1)·h]` and `h` = `out.len()` = `from.len()`: in `i32`, or in `i16`
+/// ([`Sum`]: exact where the true sums fit).
 ///
 /// # Panics
 /// If a row lies outside `weights` (an input the net does not have), or `from` is shorter
 /// than `out`.
-pub fn moved_sums(out: &mut [i32], from: &[i32], weights: &[i16], added: &[u16], removed: &[u16]) {
-    move_sums::<i32, LANES>(out, Some(from), weights, added, removed);
+pub fn moved_sums<L: Sum>(out: &mut [L], from: &[L], weights: &[i16], add: &[u16], rem: &[u16]) {
+    L::move_sums(out, Some(from), weights, add, rem);
 }
 
 /// `sums` += the rows of `added` − the rows of `removed` ([`moved_sums`] in place).
@@ -86,20 +97,6 @@ pub fn moved_sums(out: &mut [i32], from: &[i32], weights: &[i16], added: &[u16],
 /// If a row lies outside `weights`.
 pub fn move_sums_in_place(sums: &mut [i32], weights: &[i16], added: &[u16], removed: &[u16]) {
     move_sums::<i32, LANES>(sums, None, weights, added, removed);
-}
-
-/// [`moved_sums`] in `i16` ([`Sum`]: exact where the true sums fit).
-///
-/// # Panics
-/// As [`moved_sums`].
-pub fn moved_sums_narrow(
-    out: &mut [i16],
-    from: &[i16],
-    weights: &[i16],
-    added: &[u16],
-    removed: &[u16],
-) {
-    move_sums::<i16, NARROW_LANES>(out, Some(from), weights, added, removed);
 }
 
 /// [`moved_sums`] from `from`, or from `out` itself, in blocks of `B` units: with AVX2 where
@@ -308,7 +305,7 @@ mod tests {
                 let wide = one_row_at_a_time(&from, weights, &added, &removed);
                 let narrow_from: Vec<i16> = from.iter().map(|&s| s as i16).collect();
                 let mut narrow = vec![0i16; h];
-                moved_sums_narrow(&mut narrow, &narrow_from, weights, &added, &removed);
+                moved_sums(&mut narrow, &narrow_from, weights, &added, &removed);
                 let mut body = vec![0i16; h];
                 move_sums_body::<i16, NARROW_LANES>(
                     &mut body,

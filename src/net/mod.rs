@@ -28,6 +28,7 @@ use std::sync::Arc;
 
 use crate::game::{Evaluate, NetFeatures};
 pub use file::{MAGIC, Net, NetBase, NetHeader, QA, QB};
+use kernels::Sum;
 
 /// Evaluations are clipped to this, far from the search's proven-result scores.
 pub const EVAL_LIMIT: i32 = 20_000;
@@ -78,7 +79,7 @@ impl<G: Evaluate + NetFeatures> GameNet<G> {
     /// Whether every hidden sum of every position lies within `i16`: for each hidden unit,
     /// its bias plus its largest weight (in size) times the most inputs a position sets
     /// ([`NetFeatures::NET_MAX_ACTIVE`]). Then MCTS's expansion sums in `i16`, twice the
-    /// units a register and the same results ([`kernels::moved_sums_narrow`]). One pass over
+    /// units a register and the same results ([`kernels::Sum`]). One pass over
     /// the weights (146 k of them in Isaac's net).
     fn sums_fit_i16(net: &Net) -> bool {
         let h = net.header.hidden;
@@ -206,6 +207,29 @@ impl<G: Evaluate + NetFeatures> GameNet<G> {
         sum
     }
 
+    /// The integer output of `pos` from the hidden sums `from` moved into `to` by the inputs
+    /// `changes` adds and removes, each view's ([`kernels::moved_sums`] in `i32` or `i16`).
+    fn moved_output<L: Sum>(
+        &self,
+        pos: &G,
+        from: &[Vec<L>; 2],
+        to: &mut [Vec<L>; 2],
+        (added, removed): (&[Vec<u16>; 2], &[Vec<u16>; 2]),
+    ) -> i64 {
+        for view in 0..2 {
+            to[view].resize(from[view].len(), L::default());
+            let weights = &self.net.input_weights;
+            kernels::moved_sums(
+                &mut to[view],
+                &from[view],
+                weights,
+                &added[view],
+                &removed[view],
+            );
+        }
+        self.raw_output_of(pos, |view, out| kernels::clipped_dot(&to[view], out, QA))
+    }
+
     /// The evaluation of `pos` from its hidden sums in `slot`.
     fn output(&self, pos: &G, slot: &Slot) -> i32 {
         self.scaled(self.raw_output(pos, slot), self.base(pos))
@@ -239,9 +263,9 @@ pub struct NetEvaluator<G: Evaluate> {
     child_wide: [Vec<i32>; 2],
     /// What the hand evaluation of the parent's moves needs ([`Evaluate::prepare_children`]).
     prepared: G::Prepared,
-    /// Scratch: the inputs a move adds and removes, one view at a time.
-    added: Vec<u16>,
-    removed: Vec<u16>,
+    /// Scratch: the inputs a move adds and removes, each view's.
+    added: [Vec<u16>; 2],
+    removed: [Vec<u16>; 2],
 }
 
 /// Counts the inputs set in one of two bit sets but not the other.
@@ -265,8 +289,8 @@ impl<G: Evaluate + NetFeatures> NetEvaluator<G> {
             child_narrow: Default::default(),
             child_wide: Default::default(),
             prepared: G::Prepared::default(),
-            added: Vec::new(),
-            removed: Vec::new(),
+            added: Default::default(),
+            removed: Default::default(),
         }
     }
 
@@ -300,41 +324,25 @@ impl<G: Evaluate + NetFeatures> NetEvaluator<G> {
         if !self.parent.valid || self.parent_hash != parent.hash() {
             return self.evaluate(child, ply);
         }
-        let h = self.net.net.header.hidden;
-        let weights = &self.net.net.input_weights;
-        let narrow = self.net.narrow;
         for view in 0..2 {
-            self.added.clear();
-            self.removed.clear();
-            if !parent.net_feature_delta(mv, view, &mut self.added, &mut self.removed) {
+            let (added, removed) = (&mut self.added[view], &mut self.removed[view]);
+            added.clear();
+            removed.clear();
+            if !parent.net_feature_delta(mv, view, added, removed) {
                 return self.evaluate(child, ply);
-            }
-            let (added, removed) = (&self.added, &self.removed);
-            if narrow {
-                let sums = &mut self.child_narrow[view];
-                sums.resize(h, 0);
-                let from = &self.parent_narrow[view];
-                kernels::moved_sums_narrow(sums, from, weights, added, removed);
-            } else {
-                let sums = &mut self.child_wide[view];
-                sums.resize(h, 0);
-                kernels::moved_sums(sums, &self.parent.sums[view], weights, added, removed);
             }
         }
         let base = match self.net.net.header.base {
             NetBase::None => 0,
             NetBase::Hand => parent.evaluate_child(&self.prepared, mv, child),
         };
-        let raw = if narrow {
-            let sums = &self.child_narrow;
-            self.net.raw_output_of(child, |view, out| {
-                kernels::clipped_dot(&sums[view], out, QA)
-            })
+        let changes = (&self.added, &self.removed);
+        let raw = if self.net.narrow {
+            let (from, to) = (&self.parent_narrow, &mut self.child_narrow);
+            self.net.moved_output(child, from, to, changes)
         } else {
-            let sums = &self.child_wide;
-            self.net.raw_output_of(child, |view, out| {
-                kernels::clipped_dot(&sums[view], out, QA)
-            })
+            let (from, to) = (&self.parent.sums, &mut self.child_wide);
+            self.net.moved_output(child, from, to, changes)
         };
         self.net.scaled(raw, base)
     }
@@ -371,16 +379,12 @@ impl<G: Evaluate + NetFeatures> NetEvaluator<G> {
             Some((from, changed)) if changed < active => {
                 for view in 0..2 {
                     let old = &self.slots[from];
-                    changed_inputs(
-                        &old.bits[view],
-                        &next.bits[view],
-                        &mut self.added,
-                        &mut self.removed,
-                    );
+                    let (added, removed) = (&mut self.added[view], &mut self.removed[view]);
+                    changed_inputs(&old.bits[view], &next.bits[view], added, removed);
                     let sums = &mut next.sums[view];
                     sums.resize(old.sums[view].len(), 0);
                     let weights = &self.net.net.input_weights;
-                    kernels::moved_sums(sums, &old.sums[view], weights, &self.added, &self.removed);
+                    kernels::moved_sums(sums, &old.sums[view], weights, added, removed);
                 }
                 next.valid = true;
             }

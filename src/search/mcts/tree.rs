@@ -227,14 +227,17 @@ impl<M: Copy + PackedMove> Tree<M> {
     /// up to the reach and one more are scanned (not the hundreds of a widened Isaac node),
     /// and the choice is the one a scan of them all would make.
     pub fn select(&self, node: NodeId, c_puct: f32, fpu_reduction: f32) -> (EdgeId, bool) {
-        let mut n = self.node(node);
-        n.edge_count = n.edge_count.min(n.reach.saturating_add(1));
+        let n = self.node(node);
+        let scanned = Node {
+            edge_count: n.edge_count.min(n.reach.saturating_add(1)),
+            ..n
+        };
         let side = n.side;
         let scale = c_puct * (n.visits.max(1) as f32).sqrt();
         let fpu = (for_side(n.mean(), side) as f32 - fpu_reduction).max(0.0);
         let mut best = n.first_edge;
         let mut best_score = f32::NEG_INFINITY;
-        for (e, edge) in self.edges_of(&n) {
+        for (e, edge) in self.edges_of(&scanned) {
             let (q, visits) = if edge.child == NO_CHILD {
                 (fpu, 0)
             } else {
