@@ -77,10 +77,11 @@ impl<G: Evaluate + NetFeatures> GameNet<G> {
     }
 
     /// Whether every hidden sum of every position lies within `i16`: for each hidden unit,
-    /// its bias plus its largest weight (in size) times the most inputs a position sets
-    /// ([`NetFeatures::NET_MAX_ACTIVE`]). Then MCTS's expansion sums in `i16`, twice the
-    /// units a register and the same results ([`kernels::Sum`]). One pass over
-    /// the weights (146 k of them in Isaac's net).
+    /// its bias plus the sum of its largest weights (in size), as many as the most inputs a
+    /// position sets ([`NetFeatures::NET_MAX_ACTIVE`]). Then MCTS's expansion sums in `i16`,
+    /// twice the units a register and the same results ([`kernels::Sum`]). One pass over the
+    /// weights (146 k of them in Isaac's net) bounds each unit by its largest weight times
+    /// that count; only a unit that bound does not fit gets its weights sorted out.
     fn sums_fit_i16(net: &Net) -> bool {
         let h = net.header.hidden;
         let mut largest = vec![0u16; h];
@@ -89,11 +90,23 @@ impl<G: Evaluate + NetFeatures> GameNet<G> {
                 *m = (*m).max(w.unsigned_abs());
             }
         }
-        let active = G::NET_MAX_ACTIVE.min(net.header.inputs) as u64;
-        largest
-            .iter()
-            .zip(&net.hidden_bias)
-            .all(|(&m, &b)| u64::from(b.unsigned_abs()) + u64::from(m) * active <= i16::MAX as u64)
+        let active = G::NET_MAX_ACTIVE.min(net.header.inputs);
+        let fits =
+            |bias: i16, weights: u64| u64::from(bias.unsigned_abs()) + weights <= i16::MAX as u64;
+        let mut column = Vec::new();
+        let mut units = largest.iter().zip(&net.hidden_bias).enumerate();
+        units.all(|(unit, (&m, &bias))| {
+            fits(bias, u64::from(m) * active as u64) || {
+                column.clear();
+                let weights = net.input_weights.iter().skip(unit).step_by(h);
+                column.extend(weights.map(|w| w.unsigned_abs()));
+                if let Some(last) = active.checked_sub(1).filter(|&l| l < column.len()) {
+                    column.select_nth_unstable_by(last, |a, b| b.cmp(a));
+                    column.truncate(active);
+                }
+                fits(bias, column.iter().map(|&w| u64::from(w)).sum())
+            }
+        })
     }
 
     /// The net in the file at `path`, checked against `G`: only a regular file of at most

@@ -19,16 +19,31 @@ fn a_child_evaluated_from_its_parent_is_evaluated_exactly() {
 #[test]
 fn a_net_whose_sums_could_overflow_sums_in_i32() {
     let net = embedded::for_game::<Isaac>().expect("Isaac's embedded net");
+    let h = net.net.header.hidden;
+    let narrow = |net: &Net| GameNet::<Isaac>::new(Arc::new(net.clone())).is_ok_and(|n| n.narrow);
     let mut big = (*net.net).clone();
-    // 163 inputs of 201 reach 32,763 with the bias: one more unit of weight overflows.
+    // One large weight: 163 of it would overflow, but a position sets an input once.
+    big.input_weights[17 * h + 5] = 1000;
+    assert!(narrow(&big));
+    // Unit 5's 163 largest weights at 201 (its others are at most 111) reach 32,763 with no
+    // bias: four more units of weight fit, five overflow.
     big.hidden_bias[5] = 0;
-    big.input_weights[17 * big.header.hidden + 5] = 201;
-    assert!(GameNet::<Isaac>::new(Arc::new(big.clone())).is_ok_and(|n| n.narrow));
-    big.input_weights[17 * big.header.hidden + 5] = -202;
-    assert!(GameNet::<Isaac>::new(Arc::new(big.clone())).is_ok_and(|n| !n.narrow));
-    big.input_weights[17 * big.header.hidden + 5] = 0;
+    for input in 17..17 + 163 {
+        big.input_weights[input * h + 5] = 201;
+    }
+    assert!(narrow(&big));
+    big.input_weights[17 * h + 5] = -205;
+    assert!(narrow(&big));
+    big.input_weights[17 * h + 5] = -206;
+    assert!(!narrow(&big));
+    // The bias counts too.
+    big.input_weights[17 * h + 5] = 201;
+    big.hidden_bias[5] = -4;
+    assert!(narrow(&big));
+    big.hidden_bias[5] = -5;
+    assert!(!narrow(&big));
     big.hidden_bias[5] = i16::MIN;
-    assert!(GameNet::<Isaac>::new(Arc::new(big)).is_ok_and(|n| !n.narrow));
+    assert!(!narrow(&big));
 }
 
 /// Every child of some random positions evaluated from its parent by `net` is its
