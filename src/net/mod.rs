@@ -22,6 +22,7 @@
 pub mod embedded;
 pub mod file;
 mod kernels;
+mod narrow;
 
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -50,7 +51,7 @@ struct Slot {
 #[derive(Debug)]
 pub struct GameNet<G> {
     net: Arc<Net>,
-    /// Every position's hidden sums lie within `i16` (see [`GameNet::sums_fit_i16`]).
+    /// Every position's hidden sums lie within `i16` (see [`narrow::sums_fit_i16`]).
     narrow: bool,
     _game: PhantomData<fn() -> G>,
 }
@@ -70,42 +71,9 @@ impl<G: Evaluate + NetFeatures> GameNet<G> {
     pub fn new(net: Arc<Net>) -> Result<GameNet<G>, String> {
         net.check_fits(G::NAME, G::NET_FEATURES, G::NET_INPUTS)?;
         Ok(GameNet {
-            narrow: Self::sums_fit_i16(&net),
+            narrow: narrow::sums_fit_i16_cached(&net, G::NET_MAX_ACTIVE),
             net,
             _game: PhantomData,
-        })
-    }
-
-    /// Whether every hidden sum of every position lies within `i16`: for each hidden unit,
-    /// its bias plus the sum of its largest weights (in size), as many as the most inputs a
-    /// position sets ([`NetFeatures::NET_MAX_ACTIVE`]). Then MCTS's expansion sums in `i16`,
-    /// twice the units a register and the same results ([`kernels::Sum`]). One pass over the
-    /// weights (146 k of them in Isaac's net) bounds each unit by its largest weight times
-    /// that count; only a unit that bound does not fit gets its weights sorted out.
-    fn sums_fit_i16(net: &Net) -> bool {
-        let h = net.header.hidden;
-        let mut largest = vec![0u16; h];
-        for row in net.input_weights.chunks_exact(h) {
-            for (m, &w) in largest.iter_mut().zip(row) {
-                *m = (*m).max(w.unsigned_abs());
-            }
-        }
-        let active = G::NET_MAX_ACTIVE.min(net.header.inputs);
-        let fits =
-            |bias: i16, weights: u64| u64::from(bias.unsigned_abs()) + weights <= i16::MAX as u64;
-        let mut column = Vec::new();
-        let mut units = largest.iter().zip(&net.hidden_bias).enumerate();
-        units.all(|(unit, (&m, &bias))| {
-            fits(bias, u64::from(m) * active as u64) || {
-                column.clear();
-                let weights = net.input_weights.iter().skip(unit).step_by(h);
-                column.extend(weights.map(|w| w.unsigned_abs()));
-                if let Some(last) = active.checked_sub(1).filter(|&l| l < column.len()) {
-                    column.select_nth_unstable_by(last, |a, b| b.cmp(a));
-                    column.truncate(active);
-                }
-                fits(bias, column.iter().map(|&w| u64::from(w)).sum())
-            }
         })
     }
 
@@ -182,7 +150,7 @@ impl<G: Evaluate + NetFeatures> GameNet<G> {
                 list.len(),
                 "a game's net inputs are distinct"
             );
-            // The `i16` sums rely on it (`GameNet::sums_fit_i16`).
+            // The `i16` sums rely on it (`narrow::sums_fit_i16`).
             debug_assert!(
                 list.len() <= G::NET_MAX_ACTIVE,
                 "{} inputs set, more than the game's NET_MAX_ACTIVE",
@@ -269,7 +237,7 @@ pub struct NetEvaluator<G: Evaluate> {
     parent: Slot,
     parent_hash: u64,
     /// The parent's hidden sums in `i16`, and a child's, where the net's sums fit
-    /// ([`GameNet::sums_fit_i16`]).
+    /// ([`narrow::sums_fit_i16`]).
     parent_narrow: [Vec<i16>; 2],
     child_narrow: [Vec<i16>; 2],
     /// A child's hidden sums where they may not fit.
