@@ -44,7 +44,9 @@ while IFS='|' read -r game depth position; do
         continue
     fi
     ratio=$(awk -v a="$t1" -v b="$tn" 'BEGIN { printf "%.2f", a / (b > 0 ? b : 1) }')
-    printf '%-44s %5s %10s %10s %7s\n' "$game ${position#position startpos moves }" "$depth" "$t1" "$tn" "$ratio"
+    label="$game ${position#position startpos moves }"
+    [ "${label#"$game position fen "}" = "$label" ] || label="$game fen ${position:13:18}..."
+    printf '%-44s %5s %10s %10s %7s\n' "$label" "$depth" "$t1" "$tn" "$ratio"
     echo "$ratio" >>"$tmp/ratios"
 done <"$positions"
 geometric_mean "$tmp/ratios"

@@ -296,6 +296,16 @@ pub trait SearchHooks: Game {
     /// rating matches measured (docs/strength.md, "Levels"); empty: the game has no levels
     /// below full strength.
     const RATED_SETTINGS: &'static [RatedSetting] = &[];
+    /// With several search threads (Lazy SMP), whether helpers search the iteration the main
+    /// thread is on, splitting its tree with it by deferring moves, rather than going a ply
+    /// ahead of it (`search::iterations`). Set per game where time to depth and a threads SPRT
+    /// showed a gain (docs/strength.md, "Threads").
+    const SMP_HELPERS_SHARE_DEPTH: bool = false;
+    /// With several search threads, the least remaining depth at which a node defers moves into
+    /// positions another thread is searching (`search::inflight`); below it subtrees are too
+    /// small to be worth splitting. Set per game where time to depth showed a gain
+    /// (docs/strength.md, "Threads").
+    const SMP_DEFER_MIN_DEPTH: u32 = 3;
     /// Whether the search reduces late quiet moves (late-move reductions). Set per game only
     /// where a referee SPRT showed a gain (docs/strength.md).
     const LATE_MOVE_REDUCTIONS: bool = false;

@@ -7,7 +7,9 @@
 //! table) and goes on from there: the main thread takes over the deeper line, reports it and
 //! starts the next depth; a helper picks the shallowest depth not already searched by half of
 //! the threads. So each depth is finished by whichever thread gets there first, and with two
-//! threads one searches a ply ahead of the other.
+//! threads one searches a ply ahead of the other. In a game whose helpers share depths
+//! ([`SearchHooks::SMP_HELPERS_SHARE_DEPTH`](crate::game::SearchHooks)), a helper goes deeper
+//! only than a depth every thread is on: the threads split each iteration between them.
 //!
 //! Threads also post the moves an unfinished iteration has found better than the first move
 //! it searched ([`SharedIterations::post_improved`]): when the search ends with an iteration
@@ -40,19 +42,23 @@ pub struct SharedIterations<M> {
     /// The deepest improvement any thread found in an iteration (the highest score at that
     /// depth), completed or not.
     improved: Mutex<Option<Improvement<M>>>,
-    /// Threads taking part.
-    threads: usize,
+    /// How many threads may search one depth before a helper goes deeper.
+    crowd: u32,
 }
 
 impl<M: Clone> SharedIterations<M> {
-    /// Nothing completed yet, for a search with `threads` threads.
-    pub fn new(threads: usize) -> Self {
+    /// Nothing completed yet, for a search with `threads` threads. A helper goes a ply beyond
+    /// any depth that half of them are searching, or with `share_depth` only beyond a depth
+    /// all of them are searching (each iteration is then split among them by deferral,
+    /// [`super::inflight`]).
+    pub fn new(threads: usize, share_depth: bool) -> Self {
+        let crowd = if share_depth { threads } else { threads / 2 };
         SharedIterations {
             completed: AtomicU32::new(0),
             searching: (0..=MAX_PLY + 1).map(|_| AtomicU32::new(0)).collect(),
             deepest: Mutex::new(None),
             improved: Mutex::new(None),
-            threads: threads.max(1),
+            crowd: crowd.max(1) as u32,
         }
     }
 
@@ -116,9 +122,10 @@ impl<M: Clone> SharedIterations<M> {
 
     /// The depth a helper searches next, having completed `done` itself: the shallowest
     /// depth beyond both `done` and every completed iteration that fewer than half of the
-    /// threads (at least one) are searching, but never beyond `max_depth`.
+    /// threads (at least one; all of them with `share_depth`) are searching, but never beyond
+    /// `max_depth`.
     pub fn helper_depth(&self, done: u32, max_depth: u32) -> u32 {
-        let crowd = (self.threads / 2).max(1) as u32;
+        let crowd = self.crowd;
         let mut depth = done.max(self.completed.load(Ordering::Acquire)) + 1;
         while depth < max_depth
             && self
@@ -145,7 +152,7 @@ mod tests {
 
     #[test]
     fn only_a_deeper_iteration_replaces_the_deepest() {
-        let shared = SharedIterations::new(2);
+        let shared = SharedIterations::new(2, false);
         assert!(shared.deepest().is_none());
         assert_eq!(shared.completed_depth().load(Ordering::Relaxed), 0);
         shared.post(3, &line(10, 1));
@@ -168,7 +175,7 @@ mod tests {
 
     #[test]
     fn the_deepest_improvement_with_the_highest_score_is_kept() {
-        let shared = SharedIterations::new(2);
+        let shared = SharedIterations::new(2, false);
         assert!(shared.improved().is_none());
         shared.post_improved(&improvement(6, 10, 1));
         shared.post_improved(&improvement(6, 5, 2));
@@ -190,7 +197,7 @@ mod tests {
 
     #[test]
     fn a_helper_skips_the_depths_half_the_threads_search() {
-        let two = SharedIterations::<u8>::new(2);
+        let two = SharedIterations::<u8>::new(2, false);
         two.begin(1);
         assert_eq!(two.helper_depth(0, 64), 2, "the main thread is on depth 1");
         two.begin(2);
@@ -206,7 +213,7 @@ mod tests {
         two.post(6, &line(0, 0));
         assert_eq!(two.helper_depth(1, 64), 7, "past every completed iteration");
 
-        let four = SharedIterations::<u8>::new(4);
+        let four = SharedIterations::<u8>::new(4, false);
         four.begin(1);
         assert_eq!(
             four.helper_depth(0, 64),
@@ -215,5 +222,24 @@ mod tests {
         );
         four.begin(1);
         assert_eq!(four.helper_depth(0, 64), 2);
+    }
+
+    #[test]
+    fn sharing_depths_a_helper_joins_until_every_thread_is_on_the_depth() {
+        let two = SharedIterations::<u8>::new(2, true);
+        two.begin(1);
+        assert_eq!(
+            two.helper_depth(0, 64),
+            1,
+            "the main thread alone is on depth 1"
+        );
+        two.begin(1);
+        assert_eq!(two.helper_depth(0, 64), 2, "both threads are");
+        two.post(3, &line(0, 0));
+        assert_eq!(two.helper_depth(1, 64), 4, "past every completed iteration");
+
+        let one = SharedIterations::<u8>::new(1, true);
+        one.begin(5);
+        assert_eq!(one.helper_depth(4, 64), 6);
     }
 }

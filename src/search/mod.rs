@@ -365,7 +365,8 @@ pub fn search_reporting<G: Searchable>(
     let helper_nodes = AtomicU64::new(0);
     // Threads share their iterations only when one line is searched (helpers search one).
     let threads = params.threads.clamp(1, smp::MAX_THREADS);
-    let shared = (threads > 1 && params.multipv <= 1).then(|| SharedIterations::new(threads));
+    let shared = (threads > 1 && params.multipv <= 1)
+        .then(|| SharedIterations::new(threads, G::SMP_HELPERS_SHARE_DEPTH));
     let inflight = (threads > 1).then(inflight::InFlight::new);
     std::thread::scope(|scope| {
         let plan = smp::HelperPlan {

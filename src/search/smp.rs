@@ -9,8 +9,9 @@
 //! nodes in the same order: each tries the root moves rotated by its number until its own
 //! iterations have ordered them. With one line searched (no `MultiPV`), the threads also share
 //! their iterations ([`super::iterations`]): a helper searches the shallowest depth that half
-//! of the threads are not already on, an iteration another thread completes first is
-//! abandoned, and the main thread takes over a helper's deeper line.
+//! of the threads (all of them, in a game whose helpers share depths) are not already on, an
+//! iteration another thread completes first is abandoned, and the main thread takes over a
+//! helper's deeper line.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::Scope;

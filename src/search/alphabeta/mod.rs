@@ -341,7 +341,7 @@ impl<'a, G: Searchable> AlphaBeta<'a, G> {
         let mut tried = std::mem::take(&mut self.tried);
         let tried_start = tried.len();
         // Moves another thread is inside of wait for the end of the list (simplified ABDADA).
-        let inflight = self.inflight.filter(|_| depth >= inflight::MIN_DEPTH);
+        let inflight = self.inflight.filter(|_| depth >= G::SMP_DEFER_MIN_DEPTH);
         let mut deferred = std::mem::take(&mut self.deferred[ply]);
         deferred.clear();
         let mut order = MoveOrder::new(moves.len());
@@ -352,7 +352,8 @@ impl<'a, G: Searchable> AlphaBeta<'a, G> {
             let m = moves[i];
             let mut child = pos.clone();
             child.play(m);
-            let Ok(_mark) = inflight::claim(inflight, || child.hash(), i > 0 && !second_pass)
+            let Ok(_mark) =
+                inflight::claim(inflight, || child.hash(), depth - 1, i > 0 && !second_pass)
             else {
                 deferred.push(i);
                 continue;

@@ -38,14 +38,15 @@ impl<G: Searchable> AlphaBeta<'_, G> {
         self.line_keys[0] = root.repetition_key().unwrap_or(0);
         self.depth = depth;
         // Root moves another thread is inside of wait for the end (simplified ABDADA).
-        let inflight = self.inflight.filter(|_| depth >= inflight::MIN_DEPTH);
+        let inflight = self.inflight.filter(|_| depth >= G::SMP_DEFER_MIN_DEPTH);
         let mut deferred = Vec::new();
         let mut order = MoveOrder::new(moves.len());
         while let Some((i, second_pass)) = order.next(&deferred) {
             let m = moves[i];
             let mut child = root.clone();
             child.play(m);
-            let Ok(_mark) = inflight::claim(inflight, || child.hash(), i > 0 && !second_pass)
+            let Ok(_mark) =
+                inflight::claim(inflight, || child.hash(), depth - 1, i > 0 && !second_pass)
             else {
                 deferred.push(i);
                 continue;
