@@ -30,9 +30,10 @@ impl SearchHooks for Isaac {
     /// MCTS won its SPRT against alpha-beta in the placement phase: 128-84 at 2+0.02,
     /// Elo +73.2 ± 48.2, LLR 3.25 (-2.94, 2.94), H1 accepted (docs/strength.md).
     const MCTS_BY_DEFAULT: bool = true;
-    /// The scoring race's two threads reach depth 13 of bench position 3 1.8-2.0x sooner than
-    /// one together on each iteration, deferring from depth 2; 1.5-1.6x with the helper a ply
-    /// ahead and deferring from depth 3 (docs/strength.md, "Threads").
+    /// In the scoring race, two threads on the same iteration, deferring from depth 2, reach
+    /// depth 13 of bench position 3 1.87-1.91x sooner than one; with the helper a ply ahead,
+    /// deferring from depth 3, 1.51-1.61x (alternated runs); the threads SPRT stays H1
+    /// (docs/strength.md, "Threads").
     const SMP_HELPERS_SHARE_DEPTH: bool = true;
     const SMP_DEFER_MIN_DEPTH: u32 = 2;
 
