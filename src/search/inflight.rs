@@ -56,7 +56,8 @@ impl InFlight {
     #[inline]
     pub fn busy(&self, key: u64, depth: u32) -> bool {
         let held = self.slot(key).load(Ordering::Relaxed);
-        held != 0 && held & !DEPTH_BITS == key & !DEPTH_BITS && held >= Self::mark(key, depth)
+        // A mark is never 0, so an empty slot is below every mark.
+        held & !DEPTH_BITS == key & !DEPTH_BITS && held >= Self::mark(key, depth)
     }
 
     /// Marks the position of hash `key` as being searched to remaining `depth`.
@@ -96,8 +97,8 @@ pub struct Deferred;
 
 /// Whether to search the move into the position of hash `key()` to remaining `depth` now:
 /// `Err(Deferred)` if the move `may_wait` and another thread is searching that position at
-/// least as deep, else `Ok` with the position marked for as long as the [`Mark`] lives (no mark, and no hash computed, without
-/// a `table`: one thread).
+/// least as deep, else `Ok` with the position marked for as long as the [`Mark`] lives (no
+/// mark, and no hash computed, without a `table`: one thread).
 #[inline]
 pub fn claim(
     table: Option<&InFlight>,

@@ -31,8 +31,8 @@ impl SearchHooks for Isaac {
     /// Elo +73.2 ± 48.2, LLR 3.25 (-2.94, 2.94), H1 accepted (docs/strength.md).
     const MCTS_BY_DEFAULT: bool = true;
     /// In the scoring race, two threads on the same iteration, deferring from depth 2, reach
-    /// depth 13 of bench position 3 1.87-1.91x sooner than one; with the helper a ply ahead,
-    /// deferring from depth 3, 1.51-1.61x (alternated runs); the threads SPRT stays H1
+    /// depth 13 of bench position 3 1.87-1.91x sooner than one; the build before (helper a ply
+    /// ahead, depth-blind marks from depth 3) 1.51-1.61x (alternated runs); the threads SPRT is H1
     /// (docs/strength.md, "Threads").
     const SMP_HELPERS_SHARE_DEPTH: bool = true;
     const SMP_DEFER_MIN_DEPTH: u32 = 2;
