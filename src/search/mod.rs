@@ -16,6 +16,7 @@ pub mod root_line;
 pub mod score;
 pub mod smp;
 pub mod strength;
+mod table_memory;
 pub mod tt;
 
 use std::sync::Arc;

@@ -11,7 +11,7 @@ use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use super::score::{MATE_BOUND, mate_from_tt, mate_to_tt};
-use zerocopy::FromZeros;
+use super::table_memory;
 
 use crate::game::PackedMove;
 
@@ -116,23 +116,15 @@ pub struct TranspositionTable<M> {
 #[derive(Debug, PartialEq, Eq)]
 pub struct AllocError(pub usize);
 
-/// Tables at least this large are cleared by handing their memory back and taking fresh
-/// zeroed memory (pages the kernel fills lazily), not by writing every slot.
-const CLEAR_BY_REALLOCATION_BYTES: usize = 64 << 20;
-
-/// `count` zeroed slots, or `None` if the allocator refuses. The memory comes from the
-/// allocator's zeroed allocation (`calloc`): a large table costs no time until it is used.
-fn zeroed_slots(count: usize) -> Option<Box<[[AtomicU64; 2]]>> {
-    <[[AtomicU64; 2]]>::new_box_zeroed_with_elems(count).ok()
-}
-
 impl<M: PackedMove> TranspositionTable<M> {
     /// A table using about `mib` MiB (at least one slot), or an error if the memory cannot be
-    /// had. Allocation is fallible and lazy: nothing is written until the search stores.
+    /// had. Allocation is fallible; the memory is taken in full at once, every page written
+    /// (and in huge pages where the system has them; see [`table_memory`]), so a search never
+    /// waits for the kernel to map the table.
     pub fn new(mib: usize) -> Result<Self, AllocError> {
         let slot = std::mem::size_of::<[AtomicU64; 2]>();
         let count = (mib.saturating_mul(1 << 20) / slot).max(1);
-        let slots = zeroed_slots(count).ok_or(AllocError(mib))?;
+        let slots = table_memory::resident_zeroed(count).ok_or(AllocError(mib))?;
         Ok(TranspositionTable {
             slots,
             generation: AtomicU8::new(0),
@@ -155,24 +147,10 @@ impl<M: PackedMove> TranspositionTable<M> {
         &self.slots[((key as u128 * self.slots.len() as u128) >> 64) as usize]
     }
 
-    /// Forgets every entry. A large table is freed and allocated afresh (zeroed lazily by
-    /// the kernel), so clearing takes no time proportional to its size.
+    /// Forgets every entry: zeros written over the table in place, its memory and pages kept
+    /// ([`table_memory::zero`]).
     pub fn clear(&mut self) {
-        let count = self.slots.len();
-        if self.bytes() >= CLEAR_BY_REALLOCATION_BYTES {
-            self.slots = Box::new([]);
-            if let Some(slots) = zeroed_slots(count) {
-                self.slots = slots;
-            } else {
-                // The memory just freed could not be had again: keep a working table.
-                log::error!("cannot reallocate the transposition table; using one slot");
-                self.slots = Self::tiny().slots;
-            }
-        } else {
-            for slot in self.slots.iter_mut() {
-                *slot = [AtomicU64::new(0), AtomicU64::new(0)];
-            }
-        }
+        table_memory::zero(&mut self.slots);
         self.generation = AtomicU8::new(0);
     }
 

@@ -57,10 +57,12 @@ fn threads_and_hash_maxima_are_what_the_machine_can_serve() {
 }
 
 #[test]
-fn hash_resizes_free_the_old_table_first_and_take_memory_as_it_is_used() {
+fn hash_resizes_free_the_old_table_first_and_take_the_new_one_in_full() {
     let mut engine = Engine::spawn();
-    // Two resizes to 1 GiB: before, each was written in full on the command loop while the old
-    // table was still held (a peak of 2 GiB, isready waiting for seconds).
+    // Two resizes to 1 GiB: before issue 19 each was written in full on the command loop while
+    // the old table was still held (a peak of 2 GiB, isready waiting for seconds). The worker
+    // frees the old table first, then takes the new one's memory in full (every page written,
+    // so that no search waits for the kernel to map it: src/search/table_memory.rs).
     for _ in 0..2 {
         engine.send("setoption name Hash value 1024");
         engine.assert_ready();
@@ -72,9 +74,15 @@ fn hash_resizes_free_the_old_table_first_and_take_memory_as_it_is_used() {
     let status = std::fs::read_to_string(format!("/proc/{}/status", engine.id()))
         .expect("the engine's /proc status");
     let peak_mib = kb_field(&status, "VmHWM") / 1024;
+    let resident_mib = kb_field(&status, "VmRSS") / 1024;
     assert!(
-        peak_mib < 256,
+        peak_mib < 1024 + 256,
         "peak resident memory {peak_mib} MiB after two 1 GiB tables and a short search"
+    );
+    // Before: a table took its memory as the search wrote to it (VmRSS under 256 MiB here).
+    assert!(
+        resident_mib >= 1024,
+        "{resident_mib} MiB resident with a 1 GiB table"
     );
     engine.quit(Duration::from_secs(10));
 }
