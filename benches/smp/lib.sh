@@ -7,3 +7,9 @@ median() { # median FILE: the median of its numbers
 geometric_mean() { # geometric_mean FILE: "geometric mean of N ratios: G" for its numbers
     awk '$1 > 0 { s += log($1); n++ } END { if (n) printf "geometric mean of %d ratios: %.2f\n", n, exp(s / n) }' "$1"
 }
+
+position_label() { # position_label GAME POSITION: "GAME moves…", or "GAME fen <its start>..."
+    local label="$1 ${2#position startpos moves }"
+    [ "${label#"$1 position fen "}" = "$label" ] || label="$1 fen ${2:13:18}..."
+    printf '%s' "$label"
+}

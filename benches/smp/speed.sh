@@ -40,7 +40,7 @@ while IFS='|' read -r game _ position; do
     done
     n1=$(median "$tmp/one") nn=$(median "$tmp/many")
     ratio=$(awk -v a="$n1" -v b="$nn" 'BEGIN { printf "%.2f", b / (a > 0 ? a : 1) }')
-    printf '%-44s %10s %10s %7s\n' "$game ${position#position startpos moves }" "$n1" "$nn" "$ratio"
+    printf '%-44s %10s %10s %7s\n' "$(position_label "$game" "$position")" "$n1" "$nn" "$ratio"
     echo "$ratio" >>"$tmp/ratios"
 done <"$positions"
 geometric_mean "$tmp/ratios"

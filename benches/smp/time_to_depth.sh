@@ -44,9 +44,7 @@ while IFS='|' read -r game depth position; do
         continue
     fi
     ratio=$(awk -v a="$t1" -v b="$tn" 'BEGIN { printf "%.2f", a / (b > 0 ? b : 1) }')
-    label="$game ${position#position startpos moves }"
-    [ "${label#"$game position fen "}" = "$label" ] || label="$game fen ${position:13:18}..."
-    printf '%-44s %5s %10s %10s %7s\n' "$label" "$depth" "$t1" "$tn" "$ratio"
+    printf '%-44s %5s %10s %10s %7s\n' "$(position_label "$game" "$position")" "$depth" "$t1" "$tn" "$ratio"
     echo "$ratio" >>"$tmp/ratios"
 done <"$positions"
 geometric_mean "$tmp/ratios"
