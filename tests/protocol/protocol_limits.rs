@@ -84,6 +84,22 @@ fn hash_resizes_free_the_old_table_first_and_take_the_new_one_in_full() {
         resident_mib >= 1024,
         "{resident_mib} MiB resident with a 1 GiB table"
     );
+    // A new game (a new session) takes its table on its worker too, after the old one is gone.
+    engine.send("setoption name UCI_Variant value tactigon");
+    engine.send("position startpos");
+    engine.send("go depth 2");
+    engine.read_until(is_bestmove);
+    let status = std::fs::read_to_string(format!("/proc/{}/status", engine.id()))
+        .expect("the engine's /proc status");
+    let (peak_mib, resident_mib) = (
+        kb_field(&status, "VmHWM") / 1024,
+        kb_field(&status, "VmRSS") / 1024,
+    );
+    assert!(
+        peak_mib < 1024 + 256,
+        "peak {peak_mib} MiB after the switch"
+    );
+    assert!(resident_mib >= 1024, "{resident_mib} MiB after the switch");
     engine.quit(Duration::from_secs(10));
 }
 

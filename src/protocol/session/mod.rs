@@ -114,19 +114,19 @@ impl<'a, G: Searchable> Session<'a, G> {
     fn new(shared: &'a mut Shared) -> Self {
         let settings = G::settings(&shared.options);
         let hash = shared.options.get_i64(opt::HASH, opt::DEFAULT_HASH_MIB) as usize;
-        let tables = SearchTables::new(hash, G::HISTORY_SIZE).or_else(|_| {
-            shared.out.error(&ProtocolError::new(
-                ErrorCode::BadOptionValue,
-                format!("cannot allocate {hash} MiB for Hash; using 1 MiB"),
-            ));
-            SearchTables::new(1, G::HISTORY_SIZE)
-        });
-        let tables = match tables {
+        // The session starts with the smallest table and the worker takes the `Hash` one, off
+        // the command loop: every page of a table is written when it is allocated (about 0.15 s
+        // a GiB, src/search/table_memory.rs). A refusal comes back as `Event::HashRefused`
+        // ("cannot allocate … MiB for Hash; using 1 MiB").
+        let tables = match SearchTables::new(1, G::HISTORY_SIZE) {
             Ok(t) => t,
             Err(_) => std::process::exit(crate::exit_status::FAILURE),
         };
         let seed = resolve_seed(shared.options.get_i64(opt::SEED, 0));
         let engine = Engine::start(shared.events_tx.clone(), tables, seed);
+        if hash > 1 {
+            engine.resize_hash(hash);
+        }
         let position = Some(G::start(&settings));
         Session {
             shared,
