@@ -11,7 +11,7 @@ use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use super::score::{MATE_BOUND, mate_from_tt, mate_to_tt};
-use super::table_memory;
+use super::table_memory::{self, Slot};
 
 use crate::game::PackedMove;
 
@@ -107,7 +107,7 @@ fn unpack<M: PackedMove>(data: u64) -> Option<Entry<M>> {
 
 /// A fixed-size, always-replace-unless-deeper hash table of search results.
 pub struct TranspositionTable<M> {
-    slots: Box<[[AtomicU64; 2]]>,
+    slots: Box<[Slot]>,
     generation: AtomicU8,
     moves: PhantomData<fn() -> M>,
 }
@@ -122,8 +122,7 @@ impl<M: PackedMove> TranspositionTable<M> {
     /// (and in huge pages where the system has them; see [`table_memory`]), so a search never
     /// waits for the kernel to map the table.
     pub fn new(mib: usize) -> Result<Self, AllocError> {
-        let slot = std::mem::size_of::<[AtomicU64; 2]>();
-        let count = (mib.saturating_mul(1 << 20) / slot).max(1);
+        let count = (mib.saturating_mul(1 << 20) / std::mem::size_of::<Slot>()).max(1);
         let slots = table_memory::resident_zeroed(count).ok_or(AllocError(mib))?;
         Ok(TranspositionTable {
             slots,
@@ -143,7 +142,7 @@ impl<M: PackedMove> TranspositionTable<M> {
     }
 
     #[inline]
-    fn slot(&self, key: u64) -> &[AtomicU64; 2] {
+    fn slot(&self, key: u64) -> &Slot {
         &self.slots[((key as u128 * self.slots.len() as u128) >> 64) as usize]
     }
 
@@ -218,7 +217,7 @@ impl<M: PackedMove> TranspositionTable<M> {
     /// The table's size in bytes (what the `Hash` option asked for, rounded down to whole
     /// slots).
     pub fn bytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<[AtomicU64; 2]>()
+        self.slots.len() * std::mem::size_of::<Slot>()
     }
 
     /// Occupancy in permille among the first thousand slots, counting this search's entries.
