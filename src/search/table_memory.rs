@@ -6,14 +6,15 @@
 //! the translation caches of every processor running the engine. With two search threads
 //! each such write interrupts the other thread (an inter-processor interrupt; on a virtual
 //! machine an exit to the hypervisor): a profile of Sight `c3 b2` to depth 13 with Threads 2
-//! on a fresh 64 MiB table spent 6 % of its time there, and Threads 2 searched 1.81× the
-//! nodes per second of Threads 1 where both processes alone searched 2.0× (docs/strength.md,
-//! "Threads"). So every page of a table is written once when it is allocated, by the worker
+//! on a fresh 64 MiB table spent 6 % of its samples there, and Threads 2 searched 1.81× the
+//! nodes per second of Threads 1 where two Threads 1 processes side by side searched 2.0×
+//! (docs/strength.md, "Threads"). So every page of a table is written once when it is allocated, by the worker
 //! thread before any search, and clearing writes zeros in place instead of handing the
 //! memory back.
 //!
-//! **Huge pages.** The table is probed at random, so nearly every probe of a large table
-//! misses the translation cache with 4 KiB pages. On Linux the table asks for transparent huge
+//! **Huge pages.** The table is probed at random, so with 4 KiB pages most probes of a large
+//! table would miss the translation cache (reasoning: the VM measured on has no hardware
+//! counters; Threads 1 was 9 % faster with them). On Linux the table asks for transparent huge
 //! pages (`madvise(MADV_HUGEPAGE)`, as Stockfish does); where the kernel has none to give, or
 //! has them switched off, the table is in ordinary pages and works the same.
 
