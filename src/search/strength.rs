@@ -93,16 +93,26 @@ fn value(score: Score) -> f64 {
 }
 
 /// Chooses one of `lines` (best first, each with a non-empty principal variation) by a
-/// softmax of their scores at `temperature`; `None` when there is none.
+/// softmax of their scores at `temperature`; `None` when there is none. A line proven lost is
+/// never chosen while another is not: its score, reported as the search's, would claim the
+/// position lost.
 pub fn choose<'a, M>(
     lines: &'a [SearchInfo<M>],
     temperature: f64,
     rng: &mut SmallRng,
 ) -> Option<&'a SearchInfo<M>> {
     let best = lines.iter().map(|l| value(l.score)).reduce(f64::max)?;
+    let lost = |l: &SearchInfo<M>| matches!(l.score, Score::Mate(n) if n <= 0);
+    let all_lost = lines.iter().all(lost);
     let weights: Vec<f64> = lines
         .iter()
-        .map(|l| ((value(l.score) - best) / temperature.max(1e-6)).exp())
+        .map(|l| {
+            if lost(l) && !all_lost {
+                0.0
+            } else {
+                ((value(l.score) - best) / temperature.max(1e-6)).exp()
+            }
+        })
         .collect();
     let total: f64 = weights.iter().sum();
     let mut pick = rng.random::<f64>() * total;

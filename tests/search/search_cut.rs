@@ -170,3 +170,47 @@ fn multipv_lines_in_one_pass_equal_searches_without_the_lines_above() {
         .expect("TV9 parses");
     assert_multipv_matches_exclusion(&tv9, 3, 3);
 }
+
+/// Issue 57 F1: at depth 3 the first root move (e5-d6, the previous best) is found lost,
+/// b10-c11 loses more slowly, and e5-e3 holds (`cp -799` at depth 3); a node limit that cuts
+/// the iteration before e5-e3 is searched used to report b10-c11's `mate -3` as the position's.
+const NOT_LOST: &str = "2/C3C4/6c3/PC2s1p3c/2C7/4c3c/2 r 54";
+
+#[test]
+fn a_cut_iteration_never_claims_the_position_lost() {
+    let pos = Tactigon::from_fen(NOT_LOST, &TactigonRules::default()).expect("parses");
+    let (full, _) = run(&pos, &params(depth(3), 1, None), false);
+    assert_eq!(full.best.as_deref(), Some("e5-e3"));
+    assert!(
+        matches!(full.score, Some(ludus::search::Score::Cp(_))),
+        "{:?}",
+        full.score
+    );
+    for threads in [1, 2] {
+        for nodes in (1000..=12_000).step_by(250) {
+            let limits = Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            };
+            let p = SearchParams {
+                threads,
+                ..params(limits, 1, None)
+            };
+            let (result, infos) = run(&pos, &p, false);
+            assert_legal(&pos, result.best.as_deref());
+            for info in &infos {
+                assert!(
+                    !matches!(info.score, ludus::search::Score::Mate(n) if n <= 0),
+                    "nodes {nodes}, threads {threads}: {:?} {:?}",
+                    info.score,
+                    info.pv
+                );
+            }
+            assert!(
+                !matches!(result.score, Some(ludus::search::Score::Mate(n)) if n <= 0),
+                "nodes {nodes}, threads {threads}: {:?}",
+                result.score
+            );
+        }
+    }
+}

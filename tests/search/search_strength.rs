@@ -126,6 +126,13 @@ fn the_choice_follows_the_softmax_of_the_scores() {
     for _ in 0..100 {
         assert_eq!(choose(&lost, 1000.0, &mut rng).map(|l| l.pv[0]), Some("a"));
     }
+    // Not even at a temperature that makes every other score alike.
+    let close = [line(Score::Cp(-5000), "a"), line(Score::Mate(-9), "l")];
+    for _ in 0..100 {
+        assert_eq!(choose(&close, 1e9, &mut rng).map(|l| l.pv[0]), Some("a"));
+    }
+    let all_lost = [line(Score::Mate(-9), "l"), line(Score::Mate(-2), "m")];
+    assert_eq!(choose(&all_lost, 0.0, &mut rng).map(|l| l.pv[0]), Some("l"));
     assert!(choose::<&str>(&[], 1.0, &mut rng).is_none());
 }
 

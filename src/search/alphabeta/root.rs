@@ -83,13 +83,12 @@ impl<G: Searchable> AlphaBeta<'_, G> {
                 let at = best.partition_point(|l| l.score >= score);
                 best.insert(at, RootLine { score, pv });
                 best.truncate(lines);
-                if lines == 1 && i > 0 {
-                    // Better than the first move: what a cut in this iteration will play.
-                    let found = Improvement {
-                        depth,
-                        line: best[0].clone(),
-                        over: moves[0],
-                    };
+                // Better than the first move: what a cut in this iteration will play, unless
+                // it is a proven loss (see `Improvement::new`).
+                if lines == 1
+                    && i > 0
+                    && let Some(found) = Improvement::new(depth, best[0].clone(), moves[0])
+                {
                     found.keep_in(&mut self.improved);
                     if let Some(shared) = self.shared {
                         shared.post_improved(&found);

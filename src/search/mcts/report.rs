@@ -8,7 +8,7 @@ use std::time::Instant;
 use super::tree::{EdgeId, NO_CHILD, NodeId, Tree, for_side};
 use super::unsquash;
 use crate::game::{Outcome, PackedMove};
-use crate::search::score::MATE;
+use crate::search::score::{MATE, MATE_BOUND};
 use crate::search::{Score, SearchInfo};
 
 /// What the `info` lines of a search need beside the tree.
@@ -29,7 +29,7 @@ pub fn infos<M: Copy + PackedMove>(
     lines: usize,
     totals: &Totals,
 ) -> Vec<SearchInfo<M>> {
-    let ranked = tree.ranked_edges(0);
+    let ranked = root_order(tree);
     let elapsed = totals.start.elapsed();
     let shown = lines.min(ranked.len());
     ranked[..shown]
@@ -41,7 +41,11 @@ pub fn infos<M: Copy + PackedMove>(
                 depth: pv.len() as u32,
                 seldepth: totals.seldepth.max(1),
                 multipv: (lines > 1).then_some(i + 1),
-                score: Score::from_internal(edge_score(tree, e, totals.scale)),
+                score: Score::from_internal(if i == 0 {
+                    position_score(tree, e, totals.scale)
+                } else {
+                    edge_score(tree, e, totals.scale)
+                }),
                 nodes: totals.iterations,
                 nps: (totals.iterations as u128 * 1000 / elapsed.as_millis().max(1)) as u64,
                 time_ms: elapsed.as_millis() as u64,
@@ -50,6 +54,49 @@ pub fn infos<M: Copy + PackedMove>(
             }
         })
         .collect()
+}
+
+/// The root edges best first, as the lines are reported: [`Tree::ranked_edges`], except that
+/// while the root is not proven, a move proven lost is never first when a move not searched yet
+/// can be (the one of highest prior): that every searched move loses says nothing of the
+/// others.
+fn root_order<M: Copy + PackedMove>(tree: &Tree<M>) -> Vec<EdgeId> {
+    let mut ranked = tree.ranked_edges(0);
+    let root = tree.node(0);
+    let lost_first = ranked
+        .first()
+        .is_some_and(|&e| edge_score(tree, e, 1.0) <= -MATE_BOUND);
+    if root.result.is_none() && lost_first {
+        let unsearched = root
+            .edge_ids()
+            .filter(|&e| tree.edge(e).child == NO_CHILD)
+            .reduce(|a, b| {
+                if tree.edge(b).prior > tree.edge(a).prior {
+                    b
+                } else {
+                    a
+                }
+            });
+        if let Some(e) = unsearched {
+            ranked.retain(|&r| r != e);
+            ranked.insert(0, e);
+        }
+    }
+    ranked
+}
+
+/// The score of the first line, which is reported as the position's: [`edge_score`], but a
+/// proven loss only where the root itself is proven lost. While other moves are unproven, the
+/// line of a move proven lost (played only when every move searched so far is lost and none is
+/// left unsearched with an edge) scores the evaluation its edge was given, not a mate.
+fn position_score<M: Copy + PackedMove>(tree: &Tree<M>, edge: EdgeId, scale: f32) -> i32 {
+    let score = edge_score(tree, edge, scale);
+    if score <= -MATE_BOUND && tree.node(0).result.is_none() {
+        let side = tree.node(0).side;
+        unsquash(for_side(tree.edge(edge).value as f64, side), scale)
+    } else {
+        score
+    }
 }
 
 /// The most visited line from root edge `edge` on.

@@ -235,3 +235,83 @@ fn selection_sees_every_child_however_far_down_the_edges() {
     // A second child for an edge that has one is refused, and the reach does not move.
     assert_eq!(tree.set_child(root, 3, better), good);
 }
+
+#[test]
+fn a_root_whose_searched_moves_all_lose_is_not_reported_lost() {
+    use crate::search::Score;
+    use crate::search::mcts::report::{Totals, infos};
+    let tree: Tree<u32> = Tree::new(1 << 20);
+    let root = push(
+        &tree,
+        Node {
+            visits: 3,
+            ..Node::leaf(Player::One, 0.5)
+        },
+    );
+    // Move 7 was searched and is lost in 3 plies; moves 8 and 9 are not searched yet.
+    let lost = push(
+        &tree,
+        Node {
+            dist: 2,
+            visits: 2,
+            ..Node::terminal(Outcome::Win(Player::Two))
+        },
+    );
+    let unsearched = |mv, prior, value| Edge {
+        mv,
+        prior,
+        value,
+        child: NO_CHILD,
+    };
+    push_edges(
+        &tree,
+        &[
+            Edge {
+                mv: 7,
+                prior: 0.6,
+                value: 0.2,
+                child: lost,
+            },
+            unsearched(8, 0.1, 0.3),
+            unsearched(9, 0.3, 0.4),
+        ],
+    );
+    set_range(&tree, root, 0, 3);
+    assert!(!tree.update_proof(root));
+    let totals = Totals {
+        iterations: 3,
+        seldepth: 3,
+        start: std::time::Instant::now(),
+        scale: 100.0,
+    };
+    // The position's line is the unsearched move of highest prior, scored by its evaluation.
+    let lines = infos(&tree, 2, &totals);
+    assert_eq!(lines[0].pv, vec![9]);
+    assert_eq!(lines[0].score, Score::Cp(-41));
+    // The lost move's own line keeps its proof: a claim about that move alone.
+    assert_eq!(lines[1].pv, vec![7]);
+    assert_eq!(lines[1].score, Score::Mate(-2));
+    // With no unsearched edge left, the lost move is the line, but not a proof of the root.
+    set_range(&tree, root, 0, 1);
+    tree.init_node(
+        root,
+        &Node {
+            next_prior: 0.2,
+            ..tree.node(root)
+        },
+    );
+    assert!(!tree.update_proof(root));
+    let lines = infos(&tree, 1, &totals);
+    assert_eq!(lines[0].pv, vec![7]);
+    assert_eq!(lines[0].score, Score::Cp(-139));
+    // Once every move is known lost, the root is proven and the mate is reported.
+    tree.init_node(
+        root,
+        &Node {
+            next_prior: 0.0,
+            ..tree.node(root)
+        },
+    );
+    assert!(tree.update_proof(root));
+    assert_eq!(infos(&tree, 1, &totals)[0].score, Score::Mate(-2));
+}
