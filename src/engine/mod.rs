@@ -14,7 +14,7 @@
 //! worker, so what crosses it is the same for every game.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -24,7 +24,6 @@ use crate::game::Searchable;
 use crate::search::levels::Level;
 use crate::search::progress::Progress;
 use crate::search::{SearchInfo, SearchParams, SearchTables, Searcher};
-use crate::solve::{self};
 
 mod book_lines;
 mod worker;
@@ -50,6 +49,12 @@ pub enum Event {
         wanted_mib: usize,
         /// The size of the table in use.
         kept_mib: usize,
+    },
+    /// The table of the `Hash` change numbered `generation` (the engine's count of them) is in
+    /// place, every page of it written: what `isready` waits for.
+    HashReady {
+        /// Which change.
+        generation: u64,
     },
     /// A report from the worker about job `job`.
     Worker {
@@ -187,8 +192,13 @@ impl<G: Searchable> Job<G> {
 enum Control<G: Searchable> {
     Run(u64, Job<G>),
     NewGame,
-    ResizeHash(usize),
+    ResizeHash {
+        generation: u64,
+        mib: usize,
+    },
     Seed(u64),
+    /// Load the solved books (and their endgame table), then drop the sender.
+    WarmUp(Sender<()>),
 }
 
 /// Handle of the worker thread of game `G`.
@@ -204,24 +214,44 @@ pub struct Engine<G: Searchable> {
     next_id: u64,
     /// Closed by the worker once its start-up work (the solved books) is done.
     warming: Option<Receiver<()>>,
+    /// The table work shared with the worker: the newest `Hash` change and whether the engine
+    /// is closing.
+    table: Arc<TableWork>,
+    /// The newest `Hash` change whose table the worker said is in place.
+    hash_ready: u64,
+}
+
+/// What the session tells the worker about its table work, read while a table is committed.
+#[derive(Default)]
+pub(crate) struct TableWork {
+    /// The number of the newest `Hash` change (a change superseded by a newer one is skipped).
+    pub(crate) latest: AtomicU64,
+    /// Set when the engine closes: a commit under way stops at once.
+    pub(crate) closing: AtomicBool,
 }
 
 impl<G: Searchable> Engine<G> {
-    /// Starts a worker that reports into `events`, with the given tables and random seed.
-    pub fn start(events: Sender<Event>, tables: SearchTables<G::Move>, seed: u64) -> Self {
+    /// Starts a worker that reports into `events`, with the given tables and random seed. With
+    /// `book` (option `SolvedBook` on) the worker loads the solved books first, off any clock;
+    /// without, they wait for [`Engine::warm_up`].
+    pub fn start(
+        events: Sender<Event>,
+        tables: SearchTables<G::Move>,
+        seed: u64,
+        book: bool,
+    ) -> Self {
         let (control, inbox) = crossbeam_channel::unbounded();
         let (warmed, warming) = crossbeam_channel::bounded::<()>(0);
         let stop = Arc::new(AtomicBool::new(false));
-        let worker = Worker::<G>::new(events, Arc::clone(&stop), tables, seed);
+        let table = Arc::new(TableWork::default());
+        let worker = Worker::<G>::new(events, Arc::clone(&stop), Arc::clone(&table), tables, seed);
         let thread = std::thread::Builder::new()
             .name(format!("{}-worker", G::NAME))
             .spawn(move || {
                 // The solved books are parsed before the first job, off any clock a `go`
                 // would start (about 0.1 s for Sight 5×5).
-                solve::book::load_for::<G>();
-                if G::HAS_SOLVED_BOOK {
-                    // And the table of the proofs below the books, its memory committed.
-                    solve::endgame::warm_up();
+                if book {
+                    worker::warm_up::<G>();
                 }
                 drop(warmed);
                 worker.run(inbox)
@@ -236,6 +266,18 @@ impl<G: Searchable> Engine<G> {
             bounded: false,
             next_id: 1,
             warming: Some(warming),
+            table,
+            hash_ready: 0,
+        }
+    }
+
+    /// Has the worker load the solved books now (option `SolvedBook` turned on after the start):
+    /// the next `isready` waits for it ([`Engine::wait_warm`]).
+    pub fn warm_up(&mut self) {
+        if G::HAS_SOLVED_BOOK {
+            let (warmed, warming) = crossbeam_channel::bounded::<()>(0);
+            self.warming = Some(warming);
+            self.send(Control::WarmUp(warmed));
         }
     }
 
@@ -304,10 +346,25 @@ impl<G: Searchable> Engine<G> {
     }
 
     /// Gives the transposition table a new size, `mib` MiB, on the worker: the old table is
-    /// freed before the new one is allocated, and the caller does not wait. If the memory
+    /// freed before the new one is allocated, and the caller does not wait. The worker writes
+    /// the new table's pages whenever it has nothing else to do, pausing for any job or control
+    /// sent meanwhile (a search uses the table as far as it is written), and sends
+    /// [`Event::HashReady`] once the table is in place ([`Engine::hash_pending`] until then). A
+    /// newer change supersedes this one, even while its table is being written. If the memory
     /// cannot be had, the worker keeps a smaller table and sends [`Event::HashRefused`].
     pub fn resize_hash(&self, mib: usize) {
-        self.send(Control::ResizeHash(mib));
+        let generation = self.table.latest.fetch_add(1, Ordering::SeqCst) + 1;
+        self.send(Control::ResizeHash { generation, mib });
+    }
+
+    /// Whether the table of the newest `Hash` change is not in place yet.
+    pub fn hash_pending(&self) -> bool {
+        self.hash_ready < self.table.latest.load(Ordering::SeqCst)
+    }
+
+    /// The worker said the table of change `generation` is in place ([`Event::HashReady`]).
+    pub fn hash_ready(&mut self, generation: u64) {
+        self.hash_ready = self.hash_ready.max(generation);
     }
 
     /// Reseeds the random generator used by `Level random|greedy`.
@@ -326,6 +383,7 @@ impl<G: Searchable> Engine<G> {
 
 impl<G: Searchable> Drop for Engine<G> {
     fn drop(&mut self) {
+        self.table.closing.store(true, Ordering::SeqCst);
         self.stop();
         self.control = None;
         if let Some(thread) = self.thread.take() {
@@ -333,3 +391,6 @@ impl<G: Searchable> Drop for Engine<G> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

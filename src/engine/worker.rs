@@ -13,7 +13,7 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
 use super::book_lines::{book_info, book_lines};
-use super::{Control, Event, Job, Report};
+use super::{Control, Event, Job, Report, TableWork};
 use crate::game::{Game, OptionValues, Searchable};
 use crate::search::levels::{self, Level};
 use crate::search::progress::Progress;
@@ -28,6 +28,10 @@ use crate::solve::{self, book::BookMove};
 pub(super) struct Worker<G: Searchable> {
     events: Sender<Event>,
     stop: Arc<AtomicBool>,
+    /// The newest `Hash` change and whether the engine closes.
+    table: Arc<TableWork>,
+    /// The `Hash` change whose table is being written, to be announced once it is in place.
+    announce: Option<u64>,
     tables: SearchTables<G::Move>,
     /// The last MCTS search's tree, for the next search (cleared with the tables).
     mcts_tree: mcts::KeptTree<G>,
@@ -39,21 +43,29 @@ impl<G: Searchable> Worker<G> {
     pub(super) fn new(
         events: Sender<Event>,
         stop: Arc<AtomicBool>,
+        table: Arc<TableWork>,
         tables: SearchTables<G::Move>,
         seed: u64,
     ) -> Self {
         Worker {
             events,
             stop,
+            table,
+            announce: None,
             tables,
             mcts_tree: mcts::KeptTree::default(),
             rng: SmallRng::seed_from_u64(seed),
         }
     }
 
-    /// Runs the controls of `inbox` until it is closed.
+    /// Runs the controls of `inbox` until it is closed. Between them, while the inbox is empty,
+    /// it writes the pages of a new table ([`Worker::commit_table`]).
     pub(super) fn run(mut self, inbox: Receiver<Control<G>>) {
-        for control in inbox {
+        loop {
+            self.commit_table(&inbox);
+            let Ok(control) = inbox.recv() else {
+                break;
+            };
             match control {
                 Control::Run(id, job) => {
                     // A job that panics must still end with its final report, or the protocol
@@ -67,9 +79,36 @@ impl<G: Searchable> Worker<G> {
                     }
                 }
                 Control::NewGame => self.clear_tables(),
-                Control::ResizeHash(mib) => self.resize_hash(mib),
+                Control::ResizeHash { generation, mib } => {
+                    // A newer change follows in the inbox: this one is skipped.
+                    if generation == self.table.latest.load(Ordering::SeqCst) {
+                        self.resize_hash(mib);
+                        self.announce = Some(generation);
+                    }
+                }
                 Control::Seed(seed) => self.rng = SmallRng::seed_from_u64(seed),
+                Control::WarmUp(warmed) => {
+                    warm_up::<G>();
+                    drop(warmed);
+                }
             }
+        }
+    }
+
+    /// Writes the pages of a table not yet in place while nothing else waits: it pauses as soon
+    /// as a control arrives (or the engine closes) and resumes on the next call. Once the table
+    /// of the newest `Hash` change is in place, says so ([`Event::HashReady`]).
+    fn commit_table(&mut self, inbox: &Receiver<Control<G>>) {
+        let closing = &self.table.closing;
+        if !self.tables.tt.is_committed() && inbox.is_empty() && !closing.load(Ordering::SeqCst) {
+            self.tables
+                .tt
+                .commit(|| !inbox.is_empty() || closing.load(Ordering::SeqCst));
+        }
+        if self.tables.tt.is_committed()
+            && let Some(generation) = self.announce.take()
+        {
+            let _ = self.events.send(Event::HashReady { generation });
         }
     }
 
@@ -79,18 +118,18 @@ impl<G: Searchable> Worker<G> {
         self.mcts_tree.clear();
     }
 
-    /// Frees the table, then allocates one of `mib` MiB; if that fails, one of the old size,
-    /// else the smallest.
+    /// Frees the table, then allocates one of `mib` MiB, its pages to be written by
+    /// [`Worker::commit_table`]; if that fails, one of the old size, else the smallest.
     fn resize_hash(&mut self, mib: usize) {
         let old_mib = self.tables.tt.bytes() >> 20;
         self.mcts_tree.clear();
         self.tables.tt = TranspositionTable::tiny();
         self.tables.history.clear();
-        if let Ok(tt) = TranspositionTable::new(mib) {
+        if let Ok(tt) = TranspositionTable::uncommitted(mib) {
             self.tables.tt = tt;
             return;
         }
-        let (tt, kept_mib) = match TranspositionTable::new(old_mib) {
+        let (tt, kept_mib) = match TranspositionTable::uncommitted(old_mib) {
             Ok(tt) => (tt, old_mib),
             Err(_) => (TranspositionTable::tiny(), 0),
         };
@@ -401,6 +440,15 @@ impl<G: Searchable> Worker<G> {
                 complete,
             },
         );
+    }
+}
+
+/// Loads `G`'s solved books and makes this thread's endgame table below them, its memory
+/// committed (nothing for a game without books).
+pub(super) fn warm_up<G: Searchable>() {
+    solve::book::load_for::<G>();
+    if G::HAS_SOLVED_BOOK {
+        solve::endgame::warm_up();
     }
 }
 

@@ -85,10 +85,13 @@ fn run_script_to_stdout(game: GameId, setup: &Setup, lines: &[String], mode: Mod
 
 /// `ludus go`: searches with the given `go` arguments (e.g. `movetime 200`) and prints the
 /// `bestmove` line, preceded by the last `info` line when `show_info` is set.
+///
+/// An `isready` comes first, as a GUI sends it: the set-up (the solved books where
+/// `SolvedBook` is on, the `Hash` table) is done before the search's clock starts.
 pub fn go(game: GameId, setup: &Setup, go_args: &str, show_info: bool) -> i32 {
-    let line = format!("go {go_args}");
+    let lines = ["isready".to_string(), format!("go {go_args}")];
     let mode = Mode::OneShot { show_info };
-    run_script_to_stdout(game, setup, &[line], mode)
+    run_script_to_stdout(game, setup, &lines, mode)
 }
 
 /// `ludus perft`: prints `move: count` per root move, then `Nodes searched: N`.

@@ -50,6 +50,10 @@ impl Output {
     pub fn line(&mut self, text: &str) {
         self.log_line("<<", text);
         if let Mode::OneShot { show_info } = self.mode {
+            // The script's own `isready` (see `oneshot::go`): not a result.
+            if text == "readyok" {
+                return;
+            }
             if text.starts_with("info string error") {
                 eprintln!("{text}");
                 return;

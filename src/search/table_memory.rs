@@ -33,13 +33,44 @@ const PAGE_BYTES: usize = 4096;
 /// allocator refuses. Takes time and memory in proportion to `count`: all 64 MiB of the default
 /// `Hash` in about 5 ms, 1 GiB in 0.15 s (huge pages, this project's CI machine kind).
 pub fn resident_zeroed(count: usize) -> Option<Box<[Slot]>> {
+    let slots = zeroed_lazily(count)?;
+    write_pages(&slots, 0, || false);
+    Some(slots)
+}
+
+/// `count` zeroed slots, none of their pages written yet (see [`write_pages`]), or `None` if
+/// the allocator refuses. Takes no time: the kernel maps the memory as it is touched.
+pub fn zeroed_lazily(count: usize) -> Option<Box<[Slot]>> {
     let slots = <[Slot]>::new_box_zeroed_with_elems(count).ok()?;
     advise_huge_pages(&slots);
-    let per_page = (PAGE_BYTES / std::mem::size_of::<Slot>()).max(1);
-    for slot in slots.iter().step_by(per_page) {
-        slot[0].store(0, Ordering::Relaxed);
-    }
     Some(slots)
+}
+
+/// Bytes written between two looks at whether to pause [`write_pages`]: about 2 ms of work.
+const STEP_BYTES: usize = 16 << 20;
+
+/// Writes every page of `slots` from slot `from` on, keeping every value (a slot is written
+/// with what it holds), and looks at `pause` before every 16 MiB: returns the slot reached,
+/// `slots.len()` once every page is written. What `pause` interrupts resumes from the slot
+/// returned. The caller makes sure no other thread writes `slots` meanwhile.
+pub fn write_pages(slots: &[Slot], from: usize, pause: impl Fn() -> bool) -> usize {
+    let size = std::mem::size_of::<Slot>();
+    let per_page = (PAGE_BYTES / size).max(1);
+    let per_step = (STEP_BYTES / size).max(per_page);
+    let mut done = from.min(slots.len());
+    while done < slots.len() {
+        if pause() {
+            return done;
+        }
+        let end = (done + per_step).min(slots.len());
+        for slot in slots[done..end].iter().step_by(per_page) {
+            // A compare-exchange of a value with itself: a write the compiler cannot drop.
+            let v = slot[0].load(Ordering::Relaxed);
+            let _ = slot[0].compare_exchange(v, v, Ordering::Relaxed, Ordering::Relaxed);
+        }
+        done = end;
+    }
+    done
 }
 
 /// Writes zeros over every slot, keeping the memory (and its pages) as it is: about 1 ms for
@@ -117,6 +148,37 @@ mod tests {
         let rss = resident_in(start..start + (32 << 20)).expect("/proc/self/smaps");
         // Before: a fresh table had no page resident (the zeroed allocation is lazy).
         assert!(rss >= 32 << 20, "{rss} bytes resident of a 32 MiB table");
+        assert!(all_zero(&slots));
+    }
+
+    #[test]
+    fn paused_page_writes_resume_where_they_stopped_and_keep_the_values() {
+        let count = (64 << 20) / std::mem::size_of::<Slot>();
+        let slots = zeroed_lazily(count).expect("64 MiB");
+        let start = slots.as_ptr() as usize;
+        let resident = || resident_in(start..start + (64 << 20)).expect("/proc/self/smaps");
+        // Paused before its first step: nothing written.
+        assert_eq!(write_pages(&slots, 0, || true), 0);
+        let before = resident();
+        assert!(
+            before < 16 << 20,
+            "{before} bytes resident before any page was written"
+        );
+        slots[7][1].store(42, Ordering::Relaxed);
+        // Paused after one step of 16 MiB, then after a second.
+        let looks = std::cell::Cell::new(0);
+        let pause_after_one = || {
+            looks.set(looks.get() + 1);
+            looks.get() > 1
+        };
+        let quarter = count / 4;
+        assert_eq!(write_pages(&slots, 0, pause_after_one), quarter);
+        looks.set(0);
+        assert_eq!(write_pages(&slots, quarter, pause_after_one), 2 * quarter);
+        assert_eq!(write_pages(&slots, 2 * quarter, || false), count);
+        assert!(resident() >= 64 << 20, "{} bytes resident", resident());
+        assert_eq!(slots[7][1].load(Ordering::Relaxed), 42);
+        slots[7][1].store(0, Ordering::Relaxed);
         assert!(all_zero(&slots));
     }
 

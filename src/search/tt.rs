@@ -108,6 +108,8 @@ fn unpack<M: PackedMove>(data: u64) -> Option<Entry<M>> {
 /// A fixed-size, always-replace-unless-deeper hash table of search results.
 pub struct TranspositionTable<M> {
     slots: Box<[Slot]>,
+    /// Slots before this index are on pages already written ([`TranspositionTable::commit`]).
+    committed: usize,
     generation: AtomicU8,
     moves: PhantomData<fn() -> M>,
 }
@@ -122,13 +124,42 @@ impl<M: PackedMove> TranspositionTable<M> {
     /// (and in huge pages where the system has them; see [`table_memory`]), so a search never
     /// waits for the kernel to map the table.
     pub fn new(mib: usize) -> Result<Self, AllocError> {
-        let count = (mib.saturating_mul(1 << 20) / std::mem::size_of::<Slot>()).max(1);
-        let slots = table_memory::resident_zeroed(count).ok_or(AllocError(mib))?;
+        let slots = table_memory::resident_zeroed(Self::slot_count(mib)).ok_or(AllocError(mib))?;
         Ok(TranspositionTable {
+            committed: slots.len(),
             slots,
             generation: AtomicU8::new(0),
             moves: PhantomData,
         })
+    }
+
+    /// A table of about `mib` MiB whose pages are not written yet: usable at once, its pages
+    /// written by [`TranspositionTable::commit`] a step at a time (or by the searches that use
+    /// it first, at the cost [`table_memory`] describes).
+    pub fn uncommitted(mib: usize) -> Result<Self, AllocError> {
+        let slots = table_memory::zeroed_lazily(Self::slot_count(mib)).ok_or(AllocError(mib))?;
+        Ok(TranspositionTable {
+            slots,
+            committed: 0,
+            generation: AtomicU8::new(0),
+            moves: PhantomData,
+        })
+    }
+
+    /// Writes the pages not written yet, pausing when `pause` says so (it is looked at every
+    /// 16 MiB): true once every page is written. Resumes where the last call paused.
+    pub fn commit(&mut self, pause: impl Fn() -> bool) -> bool {
+        self.committed = table_memory::write_pages(&self.slots, self.committed, pause);
+        self.is_committed()
+    }
+
+    /// Whether every page of the table is written.
+    pub fn is_committed(&self) -> bool {
+        self.committed >= self.slots.len()
+    }
+
+    fn slot_count(mib: usize) -> usize {
+        (mib.saturating_mul(1 << 20) / std::mem::size_of::<Slot>()).max(1)
     }
 
     /// A one-slot table: what stands in while a table is freed before its successor is
@@ -136,6 +167,7 @@ impl<M: PackedMove> TranspositionTable<M> {
     pub fn tiny() -> Self {
         TranspositionTable {
             slots: Box::new([[AtomicU64::new(0), AtomicU64::new(0)]]),
+            committed: 1,
             generation: AtomicU8::new(0),
             moves: PhantomData,
         }
@@ -147,9 +179,21 @@ impl<M: PackedMove> TranspositionTable<M> {
     }
 
     /// Forgets every entry: zeros written over the table in place, its memory and pages kept
-    /// ([`table_memory::zero`]).
+    /// ([`table_memory::zero`]). A table not fully committed is instead allocated afresh (its
+    /// pages unwritten, as a commit left them), which takes no time.
     pub fn clear(&mut self) {
-        table_memory::zero(&mut self.slots);
+        if self.is_committed() {
+            table_memory::zero(&mut self.slots);
+        } else {
+            let count = self.slots.len();
+            // Freed before its successor is taken: the two never hold memory together.
+            self.slots = Box::new([[AtomicU64::new(0), AtomicU64::new(0)]]);
+            self.committed = 1;
+            if let Some(slots) = table_memory::zeroed_lazily(count) {
+                self.slots = slots;
+                self.committed = 0;
+            }
+        }
         self.generation = AtomicU8::new(0);
     }
 

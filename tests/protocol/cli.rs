@@ -393,3 +393,40 @@ fn refused_one_shot_commands_print_nothing_on_stdout() {
         assert!(out.stderr.contains("error"), "{args:?}: {out:?}");
     }
 }
+
+/// Issue 57 F8: a one-shot `go` does its set-up (the solved books, the `Hash` table) before
+/// its search's clock starts, as a GUI's `isready` would: its script, as the debug log shows
+/// it, answers `readyok` before the `go` is read. Before, the `go` came right after the
+/// position and its clock paid for the books (depth 1 in 200 ms on a busy machine).
+#[test]
+fn a_one_shot_go_is_ready_before_its_clock_starts() {
+    let dir = crate::common::TestDir::new("oneshot-ready");
+    let log = dir.file("debug.log");
+    let out = run(
+        &[
+            "go",
+            "--movetime",
+            "20",
+            "--option",
+            "Hash=256",
+            "--option",
+            &format!("Debug Log File={log}"),
+        ],
+        TIMEOUT,
+    );
+    assert_eq!(out.code(), Some(0), "{out:?}");
+    assert_eq!(out.lines().len(), 1, "{out:?}");
+    assert!(out.lines()[0].starts_with("bestmove "), "{out:?}");
+    let text = std::fs::read_to_string(&log).expect("the debug log");
+    let first: Vec<&str> = text.lines().take(4).collect();
+    assert_eq!(
+        first,
+        [
+            ">> position startpos",
+            ">> isready",
+            "<< readyok",
+            ">> go movetime 20"
+        ],
+        "{text}"
+    );
+}

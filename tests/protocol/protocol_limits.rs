@@ -84,11 +84,13 @@ fn hash_resizes_free_the_old_table_first_and_take_the_new_one_in_full() {
         resident_mib >= 1024,
         "{resident_mib} MiB resident with a 1 GiB table"
     );
-    // A new game (a new session) takes its table on its worker too, after the old one is gone.
+    // A new game (a new session) takes its table on its worker too, after the old one is gone;
+    // `isready` answers once it is in place.
     engine.send("setoption name UCI_Variant value tactigon");
     engine.send("position startpos");
     engine.send("go depth 2");
     engine.read_until(is_bestmove);
+    engine.assert_ready();
     let status = std::fs::read_to_string(format!("/proc/{}/status", engine.id()))
         .expect("the engine's /proc status");
     let (peak_mib, resident_mib) = (
@@ -101,6 +103,40 @@ fn hash_resizes_free_the_old_table_first_and_take_the_new_one_in_full() {
     );
     assert!(resident_mib >= 1024, "{resident_mib} MiB after the switch");
     engine.quit(Duration::from_secs(10));
+}
+
+/// Issue 57 F2: `readyok` after a `Hash` change comes once the table is in place, every page
+/// of it written (before, `readyok` came at once and the next `go` waited for the table).
+#[test]
+fn readyok_after_a_hash_change_means_the_table_is_in_place() {
+    let mut engine = Engine::spawn();
+    engine.assert_ready();
+    engine.send("setoption name Hash value 1024");
+    engine.assert_ready();
+    let status = std::fs::read_to_string(format!("/proc/{}/status", engine.id()))
+        .expect("the engine's /proc status");
+    let resident_mib = kb_field(&status, "VmRSS") / 1024;
+    assert!(
+        resident_mib >= 1024,
+        "{resident_mib} MiB resident at readyok with a 1 GiB table"
+    );
+    engine.quit(Duration::from_secs(10));
+}
+
+/// Issue 57 F2: `quit` while `isready` waits for a new table acts at once: no `readyok`, and
+/// the engine exits without finishing the table (before, `readyok` came at once and `quit`
+/// waited for the whole table).
+#[test]
+fn quit_while_isready_waits_for_a_table_acts_at_once() {
+    let mut engine = Engine::spawn();
+    engine.assert_ready();
+    engine.send("setoption name Hash value 4096\nisready\nquit");
+    let lines = engine.read_to_end_within(Duration::from_secs(30));
+    assert!(
+        !lines.iter().any(|l| l == "readyok"),
+        "readyok before the table was in place: {lines:?}"
+    );
+    assert!(engine.wait_exit(Duration::from_secs(10)).success());
 }
 
 /// The `bestmove`s of `count` times `go`, each after `setup`.

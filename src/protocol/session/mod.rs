@@ -28,6 +28,9 @@ const WORKER_GRACE: Duration = Duration::from_secs(10);
 
 /// How long `isready` waits at most for the worker's start-up work (the solved books).
 const WARM_UP_LIMIT: Duration = Duration::from_secs(2);
+/// How long `isready` waits at most for a new `Hash` table to be in place: several times what
+/// the largest table (a quarter of the machine's memory) takes at the slowest rate measured.
+const TABLE_WAIT_LIMIT: Duration = Duration::from_secs(120);
 
 /// State that outlives a session: output, events, options, the game being played.
 pub struct Shared {
@@ -123,7 +126,8 @@ impl<'a, G: Searchable> Session<'a, G> {
             Err(_) => std::process::exit(crate::exit_status::FAILURE),
         };
         let seed = resolve_seed(shared.options.get_i64(opt::SEED, 0));
-        let engine = Engine::start(shared.events_tx.clone(), tables, seed);
+        let book = shared.options.get_bool(opt::SOLVED_BOOK, true);
+        let engine = Engine::start(shared.events_tx.clone(), tables, seed, book);
         if hash > 1 {
             engine.resize_hash(hash);
         }
@@ -179,16 +183,58 @@ impl<'a, G: Searchable> Session<'a, G> {
                 Event::HashRefused {
                     wanted_mib,
                     kept_mib,
-                } => {
-                    let kept = kept_mib.max(1);
-                    self.shared.options.set(opt::HASH, kept.to_string());
-                    self.error(ProtocolError::new(
-                        ErrorCode::BadOptionValue,
-                        format!("cannot allocate {wanted_mib} MiB for Hash; using {kept} MiB"),
-                    ));
+                } => self.hash_refused(wanted_mib, kept_mib),
+                Event::HashReady { generation } => self.engine.hash_ready(generation),
+            }
+        }
+    }
+
+    /// The worker kept a table of `kept_mib` MiB instead of `wanted_mib`.
+    fn hash_refused(&mut self, wanted_mib: usize, kept_mib: usize) {
+        let kept = kept_mib.max(1);
+        self.shared.options.set(opt::HASH, kept.to_string());
+        self.error(ProtocolError::new(
+            ErrorCode::BadOptionValue,
+            format!("cannot allocate {wanted_mib} MiB for Hash; using {kept} MiB"),
+        ));
+    }
+
+    /// `isready` after a `Hash` change: waits until the worker has the new table in place
+    /// (every page written, at the rate protocol.md gives), so that the next `go` pays nothing
+    /// for it. Meanwhile `quit` acts at once (`Some(Quit)`); other input waits, in order, for
+    /// after `readyok`. Bounded: after [`TABLE_WAIT_LIMIT`] `readyok` is answered anyway.
+    fn wait_for_table(&mut self) -> Option<SessionEnd> {
+        self.shared.pending.retain(|e| match e {
+            Event::HashReady { generation } => {
+                self.engine.hash_ready(*generation);
+                false
+            }
+            _ => true,
+        });
+        let give_up = Instant::now() + TABLE_WAIT_LIMIT;
+        while self.engine.hash_pending() {
+            let left = give_up.saturating_duration_since(Instant::now());
+            match self.shared.events.recv_timeout(left) {
+                Ok(Event::HashReady { generation }) => self.engine.hash_ready(generation),
+                Ok(Event::HashRefused {
+                    wanted_mib,
+                    kept_mib,
+                }) => self.hash_refused(wanted_mib, kept_mib),
+                Ok(Event::Worker { job, report }) => {
+                    self.on_report(job, report);
+                }
+                Ok(Event::Input(line)) if self.shared.pending.is_empty() && is_quit(&line) => {
+                    self.shared.out.log_input(&line);
+                    return Some(SessionEnd::Quit);
+                }
+                Ok(other) => self.shared.pending.push_back(other),
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
+                    log::warn!("the new Hash table is still being written; readyok anyway");
+                    break;
                 }
             }
         }
+        None
     }
 
     fn out(&mut self, line: &str) {
@@ -320,9 +366,15 @@ impl<'a, G: Searchable> Session<'a, G> {
         match command {
             Command::Hello { uci } => self.hello(uci),
             Command::IsReady => {
-                // Start-up work (the solved books) finishes first: the next `go` is then
-                // off any clock it would have cost. Bounded: `isready` never hangs.
+                // Start-up work (the solved books, a new `Hash` table) finishes first: the next
+                // `go` is then off any clock it would have cost. Bounded: `isready` never
+                // hangs. During a search it is answered at once, as UCI asks.
                 self.engine.wait_warm(WARM_UP_LIMIT);
+                if self.engine.running().is_none()
+                    && let Some(end) = self.wait_for_table()
+                {
+                    return Some(end);
+                }
                 self.out("readyok")
             }
             Command::SetOption { name, value } => return self.set_option(&name, value),
@@ -385,4 +437,9 @@ impl<'a, G: Searchable> Session<'a, G> {
 /// Whether `line` is exactly the `isready` command (what may be answered out of turn).
 fn is_isready(line: &str) -> bool {
     matches!(command::parse(line), Ok(Some(Command::IsReady)))
+}
+
+/// Whether `line` is the `quit` command (what acts at once while `isready` waits).
+fn is_quit(line: &str) -> bool {
+    matches!(command::parse(line), Ok(Some(Command::Quit)))
 }

@@ -85,6 +85,9 @@ impl<G: Searchable> Session<'_, G> {
                 self.engine.resize_hash(mib as usize);
             }
             opt::CLEAR_HASH => self.engine.new_game(),
+            // Books not loaded at the start (`SolvedBook false`) are loaded now, off any clock:
+            // `isready` waits for them.
+            opt::SOLVED_BOOK if changed && value == "true" => self.engine.warm_up(),
             opt::DEBUG_LOG_FILE => {
                 if let Err(e) = self.shared.out.set_log_file(&value) {
                     self.error(ProtocolError::new(ErrorCode::BadOptionValue, e));
