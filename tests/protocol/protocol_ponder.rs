@@ -138,10 +138,55 @@ fn stop_answers_a_ponder_search_at_once() {
     );
     assert!(lines.last().is_some_and(|l| l.starts_with("bestmove ")));
     engine.assert_ready();
-    // A ponderhit after the stop, or with nothing pondered, does nothing.
+    // A ponderhit after the stop, or with nothing pondered, searches nothing and says so.
     engine.send("ponderhit");
+    engine.expect_line("info string ponderhit ignored: no ponder search under way");
     silent_for(&mut engine, Duration::from_millis(200));
     engine.assert_ready();
+}
+
+/// Issue 57 F5: a `position` during `go ponder` ends the ponder search, with a clock as with
+/// `depth`, `nodes` or `mate` (before, with a clock the `ponderhit` made the ponder search for
+/// the old position the real one, and its `bestmove` was illegal in the new position). The
+/// ponder search's `bestmove` comes at the `position`; the `ponderhit` has nothing to hit.
+#[test]
+fn a_position_during_go_ponder_ends_the_ponder_search() {
+    for limits in [
+        "wtime 60000 btime 60000",
+        "movetime 5000",
+        "depth 30",
+        "nodes 50000000",
+    ] {
+        let mut engine = engine("tactigon", true);
+        engine.send("position startpos moves d8-c9");
+        engine.send(&format!("go ponder {limits}"));
+        std::thread::sleep(Duration::from_millis(100));
+        engine.send("position startpos moves d8-c9 b14-b12");
+        let lines = until_bestmove(&mut engine);
+        assert!(
+            lines.last().is_some_and(|l| l.starts_with("bestmove ")),
+            "{limits}: {lines:?}"
+        );
+        engine.send("ponderhit");
+        engine.expect_line("info string ponderhit ignored: no ponder search under way");
+        silent_for(&mut engine, Duration::from_millis(200));
+        engine.send("go depth 2");
+        let lines = until_bestmove(&mut engine);
+        let best = lines
+            .last()
+            .and_then(|l| l.split(' ').nth(1))
+            .expect("a bestmove");
+        let mut pos = ludus::game::tactigon::Tactigon::start(&Default::default());
+        use ludus::game::Game;
+        for m in ["d8-c9", "b14-b12"] {
+            pos.try_play_str(m).expect("legal");
+        }
+        assert!(
+            pos.try_play_str(best).is_ok(),
+            "{limits}: {best} is not legal"
+        );
+        engine.assert_ready();
+    }
 }
 
 #[test]

@@ -16,6 +16,11 @@ use crate::search::{Clock, Limits, PonderHit, SearchParams, Searcher};
 
 impl<G: Searchable> Session<'_, G> {
     pub(super) fn set_position(&mut self, base: PositionBase, moves: &[String]) {
+        // A new position ends a ponder search (its `bestmove` is printed, as after `stop`): the
+        // search was for the position before, and a later `ponderhit` has nothing to hit.
+        if self.pondering.take().is_some() {
+            self.wait_idle();
+        }
         self.position = None;
         let mut pos = match base {
             PositionBase::StartPos => G::start(&self.settings),
@@ -153,9 +158,11 @@ impl<G: Searchable> Session<'_, G> {
     /// clock gives; its `bestmove` is the answer. Otherwise (`depth`, `nodes`, `mate`, a
     /// weakened level) the ponder search is stopped without printing its `bestmove` and the
     /// real search starts afresh from what it stored (the transposition table, the MCTS tree).
-    /// Without a ponder search under way, nothing happens.
+    /// Without a ponder search under way (none was started, or `stop` or a `position` ended
+    /// it) nothing is searched, and an `info string` says so.
     pub(super) fn ponder_hit(&mut self) {
         let Some(Pondering { job, real, hit }) = self.pondering.take() else {
+            self.out("info string ponderhit ignored: no ponder search under way");
             return;
         };
         let running = self.engine.running() == Some(job);
