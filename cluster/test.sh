@@ -19,7 +19,14 @@
 #            the same verdict
 #   cancel   a longer match whose array task 2 is cancelled (scancel) after its first game,
 #            resubmitted (submit.sh resume): it keeps the games it had and the merged result
-#            still equals the one-process run's
+#            still equals the one-process run's. While the resubmitted task is pending or
+#            running, `resume` with TASKS 2-2 or 1-4 is refused (exit 2, "still pending or
+#            running"): nothing is submitted, the new merge is not cancelled
+#   lock     then two jobs of shard 2 submitted by hand (sbatch --array=2): while the first
+#            holds the shard, the second fails (exit 2, "being written by another job") and
+#            leaves it alone; the first ends, and the merge by hand still equals one process
+#
+# cluster/test-inputs.sh checks what submit.sh refuses, without a cluster.
 #
 # Node-limited searches are deterministic whatever the load. Exits 1 with a message naming the
 # difference; the work folder is then kept (LUDUS_CLUSTER_TEST_DIR, default a new /tmp folder).
@@ -208,6 +215,26 @@ echo "task ${array}_2 cancelled after $before of its $per_shard_cancel games"
 bash "$submit" resume "$out" match
 resubmitted=$(awk '$1 == "array" { t = $3 } END { print t }' "$out/match.jobs")
 [[ $resubmitted == 2 ]] || fail "cancel: resume resubmitted tasks '$resubmitted', not task 2 alone"
+# A resume whose TASKS hold the resubmitted task while it is pending or running is refused,
+# whatever their form, and changes nothing.
+new_array=$(last_job "$out/match.jobs" array)
+new_merge=$(last_job "$out/match.jobs" merge)
+new_state=$(squeue -h -r -j "$new_array" -o %T 2>/dev/null | head -n 1 || true)
+[[ -n $new_state ]] ||
+  fail "range: the resubmitted task 2 ended before the test could resume it again (make the cancel match longer)"
+cp "$out/match.jobs" "$work/jobs.before"
+for tasks in 2-2 1-4; do
+  status=0
+  bash "$submit" resume "$out" match "$tasks" >"$work/range.out" 2>"$work/range.err" || status=$?
+  if ((status != 2)) || ! grep -q 'still pending or running' "$work/range.err"; then
+    fail "range: resume $out match $tasks while task 2 runs exited $status: $(cat "$work/range.err" "$work/range.out")"
+  fi
+  [[ $tasks != 2-2 ]] || grep -q '^submit.sh: error: task 2 of match is still pending or running' "$work/range.err" ||
+    fail "range: resume … 2-2 does not name task 2: $(cat "$work/range.err")"
+done
+cmp -s "$work/jobs.before" "$out/match.jobs" || fail "range: a refused resume recorded new jobs in $out/match.jobs"
+[[ -n $(squeue -h -j "$new_merge" -o %i 2>/dev/null || true) ]] || fail "range: a refused resume cancelled the merge job $new_merge"
+pass "range: resume with TASKS 2-2 and 1-4 while task 2 is ${new_state,,} is refused; nothing submitted or cancelled"
 wait_job "$(last_job "$out/match.jobs" merge)" "the merge after the resubmission" "$out/logs/match-merge.out" "$timeout"
 state=$(job_state "$first_merge")
 [[ ${state%% *} != COMPLETED ]] || fail "cancel: the first merge job ($first_merge) ran although task 2 was cancelled"
@@ -217,6 +244,54 @@ runs=$(grep -c '^.* match shard 2/4 on ' "$out/logs/match-2.out")
 ((runs == 2)) || fail "cancel: task 2's log shows $runs runs, not 2"
 what=$(same_match "$out" cancel "$ref/cancel")
 pass "cancel: task 2 cancelled after $before games and resubmitted kept them; the merged match equals the one-process run ($what)"
+
+step "two jobs on one shard: the second leaves it alone"
+# Two array jobs of shard 2 by hand (as "Without the wrapper" in docs/cluster.md does): the
+# first runs a ludus that waits for $out/release, so it holds the shard while the second runs.
+games "$out/match-2.pgn" >"$work/shard2.games"
+cat >"$out/bin/held-ludus" <<HELD
+#!/usr/bin/env bash
+touch "$out/held.started"
+for ((i = 0; i < 1200; i++)); do [[ -e "$out/release" ]] && break; sleep 0.1; done
+exec "$out/bin/ludus" "\$@"
+HELD
+chmod +x "$out/bin/held-ludus"
+mapfile -d '' args <"$out/match.args"
+by_hand() { # by_hand LOG LUDUS: shard 2 as an array of one task; prints the job id
+  sbatch --parsable --array=2 --job-name=ludus-match --chdir="$out" --output="$out/logs/$1" \
+    --export="ALL,LUDUS=$2" "$here/slurm/match.sbatch" "$out" "${args[@]}"
+}
+first=$(by_hand lock-first.out "$out/bin/held-ludus")
+echo "array $first 2" >>"$out/lock.jobs" # for the clean-up
+deadline=$((SECONDS + timeout))
+until [[ -e $out/held.started ]] && grep -q "job ${first}_2 " "$out/locks/match-2.lock.holder" 2>/dev/null; do
+  ((SECONDS < deadline)) || fail "lock: the first job ($first) did not take shard 2 within $timeout s"
+  sleep 0.2
+done
+second=$(by_hand lock-second.out "$out/bin/ludus")
+echo "array $second 2" >>"$out/lock.jobs"
+deadline=$((SECONDS + 120))
+while [[ -n $(squeue -h -r -j "$second" -o %i 2>/dev/null || true) ]]; do
+  if ((SECONDS >= deadline)); then
+    touch "$out/release"
+    fail "lock: the second job ($second) did not run while the first held shard 2 (it needs a second free CPU)"
+  fi
+  sleep 0.2
+done
+state=$(job_state "${second}_2")
+[[ $state == "FAILED 2:0" ]] || fail "lock: the second job on shard 2 ended '$state', not 'FAILED 2:0'"
+grep -q "error: shard 2/4 of match is being written by another job (job ${first}_2 " "$out/logs/lock-second.out" ||
+  fail "lock: the second job's log does not say that shard 2 is being written by job ${first}_2: $(tail -n 3 "$out/logs/lock-second.out")"
+if grep -q ' match shard 2/4 on ' "$out/logs/lock-second.out"; then fail "lock: the second job started ludus on shard 2"; fi
+touch "$out/release"
+wait_job "${first}_2" "the first job on shard 2" "$out/logs/lock-first.out" "$timeout"
+[[ -f $out/done/match-2 ]] || fail "lock: shard 2 is not done after the first job"
+cmp -s "$work/shard2.games" <(games "$out/match-2.pgn") || fail "lock: shard 2's games changed"
+rm -f "$out/match.json" "$out/match.pgn"
+LUDUS=$out/bin/ludus bash "$here/slurm/merge.sbatch" match "$out" >"$work/lock-merge.out" 2>&1 ||
+  fail "lock: the merge by hand failed: $(tail -n 3 "$work/lock-merge.out")"
+what=$(same_match "$out" lock "$ref/cancel")
+pass "lock: a second job on shard 2 failed at once (being written by another job) while the first held it; the first ended, the merge by hand still equals one process ($what)"
 
 leftover=$(pgrep -f "$work/" || true)
 [[ -z $leftover ]] || fail "processes of the test still run: $(echo "$leftover" | tr '\n' ' ')"
