@@ -275,7 +275,7 @@ fn negated(score: &str) -> String {
 
 /// Issue 57 F9: the score after a move is turned to the mover's side by who is to move next.
 /// Of the three games only Isaac has a pass and a player moving twice in a row
-/// (docs/rules/isaac.md §2.5 and §4: after a pass the other player takes every turn; Sight and
+/// (docs/rules/isaac.md §2.5 and §4.5: after a pass the other player takes every turn; Sight and
 /// Tactigon have no pass). A whole seeded Isaac game, with both phases' passes and double moves,
 /// and the same game cut right after a double move of the scoring phase (so that its final
 /// position, searched, has the mover to move again): every move's score after it is the next
