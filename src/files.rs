@@ -6,7 +6,7 @@
 //! growing it without bound.
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, Read};
+use std::io::{self, BufRead, Read};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
@@ -101,6 +101,66 @@ pub fn read_regular_text(path: &Path, limit: u64) -> io::Result<String> {
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8 text"))
 }
 
+/// The lines of `input` without their line ends (`\n` or `\r\n`), as [`BufRead::lines`]
+/// gives them, but none longer than `max` bytes with its line end: a longer one is an error
+/// (`InvalidData`) once `max` bytes of it were read, so a file of other bytes (a sparse file's zeros) is
+/// refused at its first long line instead of being read to its end as one line.
+pub fn bounded_lines<R: BufRead>(input: R, max: usize) -> BoundedLines<R> {
+    BoundedLines {
+        input,
+        max,
+        line: Vec::new(),
+        failed: false,
+    }
+}
+
+/// The iterator of [`bounded_lines`]; it ends after its first error.
+#[derive(Debug)]
+pub struct BoundedLines<R> {
+    input: R,
+    max: usize,
+    line: Vec<u8>,
+    failed: bool,
+}
+
+impl<R: BufRead> Iterator for BoundedLines<R> {
+    type Item = io::Result<String>;
+
+    fn next(&mut self) -> Option<io::Result<String>> {
+        if self.failed {
+            return None;
+        }
+        self.line.clear();
+        let limit = self.max as u64 + 1;
+        let line = match (&mut self.input)
+            .take(limit)
+            .read_until(b'\n', &mut self.line)
+        {
+            Ok(0) => return None,
+            Ok(_) if self.line.last() == Some(&b'\n') => {
+                self.line.pop();
+                if self.line.last() == Some(&b'\r') {
+                    self.line.pop();
+                }
+                String::from_utf8(std::mem::take(&mut self.line))
+                    .map_err(|_| invalid("a line is not UTF-8 text".into()))
+            }
+            Ok(_) if self.line.len() > self.max => {
+                Err(invalid(format!("a line longer than {} bytes", self.max)))
+            }
+            Ok(_) => String::from_utf8(std::mem::take(&mut self.line))
+                .map_err(|_| invalid("a line is not UTF-8 text".into())),
+            Err(e) => Err(e),
+        };
+        self.failed = line.is_err();
+        Some(line)
+    }
+}
+
+fn invalid(message: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, message)
+}
+
 /// FNV-1a, 64 bit: the checksum of net files and datagen records, and the digest that ties a
 /// check record or a match identity to its file. Stable across builds and platforms.
 pub fn fnv1a64(bytes: &[u8]) -> u64 {
@@ -182,6 +242,22 @@ mod tests {
             "grew past the 12 bytes this file may have while it was read"
         );
         std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn lines_are_read_up_to_their_bound() {
+        let text = b"one\r\ntwo\nfour\n\nlast";
+        let lines: Vec<String> = bounded_lines(&text[..], 4).map(Result::unwrap).collect();
+        assert_eq!(lines, ["one", "two", "four", "", "last"]);
+        let long = b"one\nfive!\nsix\n";
+        let lines: Vec<String> = bounded_lines(&long[..], 4)
+            .map(|l| l.unwrap_or_else(|e| e.to_string()))
+            .collect();
+        assert_eq!(lines, ["one", "a line longer than 4 bytes"]);
+        let lines: Vec<String> = bounded_lines(&b"\xff\n"[..], 4)
+            .map(|l| l.unwrap_or_else(|e| e.to_string()))
+            .collect();
+        assert_eq!(lines, ["a line is not UTF-8 text"]);
     }
 
     #[test]

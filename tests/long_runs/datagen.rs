@@ -7,7 +7,7 @@ use ludus::datagen::format::{self, GameResult, Recorded};
 use ludus::game::dynamic::RuleSet;
 use ludus::game::{GameId, Outcome, Player};
 
-use crate::common::run_ludus;
+use crate::common::{run_ludus, run_ludus_capped, sparse_file};
 
 fn temp_dir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("ludus-datagen-{name}-{}", std::process::id()));
@@ -252,31 +252,9 @@ fn copied_foreign_and_damaged_games_are_refused_naming_file_and_game() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// Runs `ludus ARGS` with its address space capped at 2 GiB (`RLIMIT_AS`): a reader that took
-/// a file of several GiB into memory fails (an allocation abort); one that streams does not.
+/// `ludus ARGS` under a 2 GiB address space.
 fn run_capped(args: &[&str]) -> (Option<i32>, String, String) {
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_ludus"));
-    cmd.args(args).stdin(std::process::Stdio::null());
-    let cap = libc::rlimit {
-        rlim_cur: 2 << 30,
-        rlim_max: 2 << 30,
-    };
-    // SAFETY: the closure only makes the setrlimit system call (async-signal-safe) on a value
-    // built before the fork.
-    unsafe {
-        std::os::unix::process::CommandExt::pre_exec(&mut cmd, move || {
-            match libc::setrlimit(libc::RLIMIT_AS, &cap) {
-                0 => Ok(()),
-                _ => Err(std::io::Error::last_os_error()),
-            }
-        });
-    }
-    let out = cmd.output().expect("ludus runs");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    run_ludus_capped(args, 2 << 30)
 }
 
 /// Issue 57 F6: every datagen reader (`datagen dump`, `merge`, a resume, `wdl check`, `wdl
@@ -298,14 +276,8 @@ fn big_files_are_refused_at_their_header_or_first_bad_record_without_being_held(
     format::write_header(&mut header, &data.identity).expect("header");
     let first = format::encode(&data.games[0]).expect("encoded");
     let sparse = |name: &str, start: &[u8], len: u64| {
-        let path = file(name);
-        std::fs::write(&path, start).expect("written");
-        std::fs::OpenOptions::new()
-            .write(true)
-            .open(&path)
-            .and_then(|f| f.set_len(len))
-            .expect("a sparse file");
-        path
+        sparse_file(&dir.join(name), start, len);
+        file(name)
     };
     let no_header = sparse("no-header.bin", b"", 8 << 30);
     let garbage = sparse("garbage.bin", &[&header[..], &first[..]].concat(), 8 << 30);

@@ -10,7 +10,7 @@ use ludus::record::game::{GameRecord, GameResult, MoveRecord, Termination};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
-use crate::common::run_ludus;
+use crate::common::{run_ludus, run_ludus_capped, sparse_file};
 
 /// A record of `moves` played from the start of `game`.
 fn record(game: GameId, moves: &[String], result: GameResult, detail: &str) -> String {
@@ -357,6 +357,61 @@ fn a_player_moving_again_is_scored_from_the_side_to_move_next() {
                 assert_eq!(*last, score, "the cut game's last move\n{out}");
             }
         }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Issue 57 F6: a record file is read one line at a time, a line at most 16 MiB. A sparse
+/// 3 GiB file (within the 4 GiB a record file may have) is refused at its first line, and a
+/// record of one game followed by 3 GiB of zeros at the line after the game, by `ludus
+/// analyse` and by a match's `--resume` alike, under a 2 GiB address space (reading the file
+/// whole aborted; the zeros were once taken for a game cut short, which a resume cut off).
+#[test]
+fn a_record_file_of_other_bytes_is_refused_at_its_first_long_line() {
+    let dir = temp_dir("sparse");
+    let moves: Vec<String> = ["c3", "b2"].iter().map(|m| m.to_string()).collect();
+    let text = record(GameId::Sight, &moves, GameResult::Draw, "");
+    let zeros = dir.join("zeros.pgn");
+    let after_game = dir.join("after-game.pgn");
+    sparse_file(&zeros, b"", 3 << 30);
+    sparse_file(&after_game, text.as_bytes(), 3 << 30);
+    let ludus = env!("CARGO_BIN_EXE_ludus");
+    let cmd = format!("cmd={ludus}");
+    for (path, line) in [(&zeros, 1), (&after_game, text.lines().count() + 1)] {
+        let path = path.to_string_lossy().into_owned();
+        let error = format!("{path}: line {line}: longer than 16777216 bytes: not a record file");
+        let (status, out, err) = run_ludus_capped(&["analyse", &path, "--depth", "1"], 2 << 30);
+        assert_eq!(
+            (status, out.as_str(), err),
+            (Some(2), "", format!("error: {error}\n")),
+            "analyse {path}"
+        );
+        let args = [
+            "match",
+            "--game",
+            "sight",
+            "--engine",
+            &cmd,
+            "name=a",
+            "--engine",
+            &cmd,
+            "name=b",
+            "--each",
+            "nodes=100",
+            "--pgnout",
+            &path,
+            "--resume",
+        ];
+        let (status, out, err) = run_ludus_capped(&args, 2 << 30);
+        assert_eq!(
+            (status, out.as_str(), err),
+            (Some(2), "", format!("ludus match: {error}\n")),
+            "match --resume {path}"
+        );
+        assert_eq!(
+            std::fs::metadata(&path).map(|m| m.len()).ok(),
+            Some(3 << 30)
+        );
     }
     std::fs::remove_dir_all(&dir).ok();
 }
