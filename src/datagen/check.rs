@@ -132,7 +132,7 @@ pub fn check_games(data: &DataFile, shard: Option<Shard>) -> Result<(), String> 
 }
 
 /// A datagen file being read: a regular file of at most 16 GiB, its header read and checked
-/// first, then one game at a time ([`format::Decoder`]), each checked as it is read once
+/// first, then one game at a time ([`Decoder`]), each checked as it is read once
 /// [`DataReader::checked`] asked for it. Only the game being read is held, so a file of any
 /// size within the bound streams, and a file that is not a datagen file (or is damaged) is
 /// refused at its header (or its first bad record) without reading the rest. Errors name the

@@ -75,9 +75,9 @@ pub const MAX_RECORD_LINE_BYTES: usize = 16 << 20;
 
 /// Reads a record file written by [`super::RecordFile`], one line at a time. A trailing
 /// incomplete game (the referee was killed while writing) is ignored (`complete_len` excludes
-/// it); any malformed complete-looking block, or a line longer than
-/// [`MAX_RECORD_LINE_BYTES`], is an error naming the line number. A missing file → `Ok` with no
-/// games.
+/// it); any malformed complete-looking block, or a line longer than 16 MiB
+/// (`MAX_RECORD_LINE_BYTES`), is an error naming the line number. A missing file → `Ok` with
+/// no games.
 pub fn read_records(path: &Path) -> Result<Recovered, String> {
     let file = match crate::files::open_bounded(path, MAX_RECORD_FILE_BYTES) {
         Ok(file) => file,
