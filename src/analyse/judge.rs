@@ -1,6 +1,6 @@
 //! How much a move lost, and what that makes it: the engine's score of the position before
 //! the move (its best) against the mover's score after it (the engine's score of the next
-//! position, negated), both from the mover's side.
+//! position, negated unless the mover is to move again), both from the mover's side.
 
 use std::fmt;
 
@@ -19,7 +19,8 @@ const CLAMP: i64 = 1000;
 /// The value of a position to the mover after a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum After {
-    /// The engine's score of the next position, from the mover's side (negated).
+    /// The engine's score of the next position, from the mover's side (negated when the
+    /// other player is to move there).
     Score(ReportedScore),
     /// The move ended the game: a win for the mover, a draw, or a loss.
     Ended(std::cmp::Ordering),
@@ -71,7 +72,8 @@ impl fmt::Display for After {
     }
 }
 
-/// The mover's view of a score reported for the opponent (after the move).
+/// The other player's view of a score: the mover's view of the score of a position where
+/// the opponent is to move.
 pub fn negate(score: ReportedScore) -> ReportedScore {
     match score {
         ReportedScore::Cp(cp) => ReportedScore::Cp(cp.saturating_neg()),

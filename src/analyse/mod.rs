@@ -7,9 +7,10 @@
 //!
 //! A move's comment is `{AFTER, best MOVE SCORE}`: MOVE and SCORE are the engine's answer
 //! for the position before the move (`bestmove` and the score of its last `info` line),
-//! AFTER the mover's score after the move (the next position's score, negated; `end` when
-//! the move ended the game), both from the mover's side, then the verdict's word for a
-//! marked move. The comment that said how the game ended is kept before the result.
+//! AFTER the mover's score after the move (the next position's score: negated when the other
+//! player is to move there, unchanged when the mover moves again, as in Isaac after a pass;
+//! `end` when the move ended the game), both from the mover's side, then the verdict's word
+//! for a marked move. The comment that said how the game ended is kept before the result.
 
 pub mod judge;
 pub mod review;
@@ -50,8 +51,9 @@ struct Game<'a> {
     options: Vec<(String, String)>,
     opening: Opening,
     moves: Vec<String>,
-    /// The side to move before each move, and the outcome after the last one.
-    movers: Vec<crate::game::Player>,
+    /// The side to move before each move and, when the game did not end, in the final
+    /// position (a player may move twice in a row); the outcome after the last move.
+    to_move: Vec<crate::game::Player>,
     outcome: Option<Outcome>,
 }
 
@@ -138,7 +140,7 @@ fn prepare<'a>(record: &'a RecordedGame, path: &Path) -> Result<Game<'a>, String
         .position(&rules)
         .map_err(|e| format!("{at}: Opening: {e}"))?;
     let moves = record.moves();
-    let mut movers = Vec::with_capacity(moves.len());
+    let mut to_move = Vec::with_capacity(moves.len() + 1);
     for (i, m) in moves.iter().enumerate() {
         if pos.outcome().is_some() {
             return Err(format!(
@@ -146,7 +148,7 @@ fn prepare<'a>(record: &'a RecordedGame, path: &Path) -> Result<Game<'a>, String
                 i + 1
             ));
         }
-        movers.push(pos.side_to_move());
+        to_move.push(pos.side_to_move());
         pos.play(m).map_err(|e| {
             let why = match e {
                 MoveError::Unreadable(why) | MoveError::Illegal(why) => why,
@@ -159,14 +161,18 @@ fn prepare<'a>(record: &'a RecordedGame, path: &Path) -> Result<Game<'a>, String
             format!("{at}: move {} '{m}' is not legal: {why}", i + 1)
         })?;
     }
+    let outcome = pos.outcome();
+    if outcome.is_none() {
+        to_move.push(pos.side_to_move());
+    }
     Ok(Game {
         record,
         id,
         options,
         opening,
         moves,
-        movers,
-        outcome: pos.outcome(),
+        to_move,
+        outcome,
     })
 }
 
@@ -241,10 +247,10 @@ impl Tally {
 fn annotate(game: &Game, answers: &[Answer], limit: &str) -> String {
     let mut tallies = [Tally::default(), Tally::default()];
     let mut units = Vec::with_capacity(game.moves.len() + 1);
-    let reviews = review_moves(&game.moves, &game.movers, answers, game.outcome);
+    let reviews = review_moves(&game.moves, &game.to_move, answers, game.outcome);
     for (i, (m, review)) in game.moves.iter().zip(&reviews).enumerate() {
         let verdict = review.verdict;
-        let tally = &mut tallies[game.movers[i].index()];
+        let tally = &mut tallies[game.to_move[i].index()];
         tally.moves += 1;
         tally.loss += review.loss;
         tally.counts[verdict as usize] += 1;

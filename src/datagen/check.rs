@@ -5,16 +5,23 @@
 //! rules, not yet finished. Record checksums ([`super::format`]) catch damaged bytes; these
 //! checks catch a game of another run or shard, a copied game, and a position the rules do not
 //! read (also in files of the first format, which have no checksums). Errors name the game.
+//!
+//! A file is read as a stream ([`DataReader`]): its header first, then one game at a time,
+//! each checked as it is read; a file that is not a datagen file is refused at its header,
+//! a damaged one at its first bad record, without reading (or holding) the rest.
 
 use std::collections::HashSet;
-use std::path::Path;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
 
-use super::format::{self, DataFile};
+use super::format::{DataFile, Decoder, GameData};
+use crate::files::Bounded;
 use crate::game::GameId;
 use crate::game::dynamic::RuleSet;
 use crate::runs::Shard;
 
-/// The largest datagen file read (a few hundred bytes a position: millions of positions).
+/// The largest datagen file read (a few hundred bytes a position: millions of positions). A
+/// file is streamed, so the bound is on the file, not on memory.
 const MAX_DATA_FILE_BYTES: u64 = 16 << 30;
 
 /// The run a datagen identity names.
@@ -62,27 +69,48 @@ impl RunOf {
     }
 }
 
-/// Checks every game of `data` against its run (and, when resuming, against `shard`).
-pub fn check_games(data: &DataFile, shard: Option<Shard>) -> Result<(), String> {
-    let run = RunOf::parse(&data.identity)?;
-    let rules = RuleSet::new(run.game, &run.options).map_err(|e| format!("the identity: {e}"))?;
-    let mut seen = HashSet::new();
-    for game in &data.games {
+/// The checks of the games of one file, one game at a time: each of the run its identity
+/// names (and of `shard` when resuming), at most once, every position one of the run's game
+/// under its rules and not finished.
+pub struct GameChecks {
+    run: RunOf,
+    rules: RuleSet,
+    shard: Option<Shard>,
+    seen: HashSet<u32>,
+}
+
+impl GameChecks {
+    /// The checks of the run `identity` names; an error if it names none.
+    pub fn new(identity: &str, shard: Option<Shard>) -> Result<GameChecks, String> {
+        let run = RunOf::parse(identity)?;
+        let rules =
+            RuleSet::new(run.game, &run.options).map_err(|e| format!("the identity: {e}"))?;
+        Ok(GameChecks {
+            run,
+            rules,
+            shard,
+            seen: HashSet::new(),
+        })
+    }
+
+    /// Checks the next game of the file.
+    pub fn check(&mut self, game: &GameData) -> Result<(), String> {
         let at = format!("game {}", game.index);
-        if game.index >= run.games {
+        if game.index >= self.run.games {
             return Err(format!(
                 "{at} is not a game of this run (it plays games 0 to {})",
-                run.games.saturating_sub(1)
+                self.run.games.saturating_sub(1)
             ));
         }
-        if let Some(shard) = shard.filter(|s| !s.contains(u64::from(game.index))) {
+        if let Some(shard) = self.shard.filter(|s| !s.contains(u64::from(game.index))) {
             return Err(format!("{at} is not a game of shard {shard}"));
         }
-        if !seen.insert(game.index) {
+        if !self.seen.insert(game.index) {
             return Err(format!("{at} is in the file twice"));
         }
         for (k, sample) in game.samples.iter().enumerate() {
-            let pos = rules
+            let pos = self
+                .rules
                 .from_fen(&sample.fen)
                 .map_err(|e| format!("{at}, position {}: {e}", k + 1))?;
             if pos.outcome().is_some() {
@@ -93,23 +121,94 @@ pub fn check_games(data: &DataFile, shard: Option<Shard>) -> Result<(), String> 
                 ));
             }
         }
+        Ok(())
     }
-    Ok(())
 }
 
-/// Reads the datagen file at `path` (a regular file) and decodes it, without the checks of
-/// [`check_games`]; errors name the file.
-pub fn read_decoded(path: &Path) -> Result<DataFile, String> {
-    let bytes = crate::files::read_regular(path, MAX_DATA_FILE_BYTES)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    format::decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+/// Checks every game of `data` against its run (and, when resuming, against `shard`).
+pub fn check_games(data: &DataFile, shard: Option<Shard>) -> Result<(), String> {
+    let mut checks = GameChecks::new(&data.identity, shard)?;
+    data.games.iter().try_for_each(|game| checks.check(game))
 }
 
-/// [`read_decoded`], then [`check_games`]; errors name the file.
+/// A datagen file being read: a regular file of at most 16 GiB, its header read and checked
+/// first, then one game at a time ([`Decoder`]), each checked as it is read once
+/// [`DataReader::checked`] asked for it. Only the game being read is held, so a file of any
+/// size within the bound streams, and a file that is not a datagen file (or is damaged) is
+/// refused at its header (or its first bad record) without reading the rest. Errors name the
+/// file.
+pub struct DataReader {
+    path: PathBuf,
+    decoder: Decoder<BufReader<Bounded>>,
+    checks: Option<GameChecks>,
+}
+
+impl DataReader {
+    /// Opens the datagen file at `path` and reads its header; its games are not checked.
+    pub fn open(path: &Path) -> Result<DataReader, String> {
+        let named = |e: String| format!("{}: {e}", path.display());
+        let file = crate::files::open_bounded(path, MAX_DATA_FILE_BYTES)
+            .map_err(|e| named(e.to_string()))?;
+        let decoder = Decoder::new(BufReader::new(file)).map_err(named)?;
+        Ok(DataReader {
+            path: path.to_path_buf(),
+            decoder,
+            checks: None,
+        })
+    }
+
+    /// The reader with every game checked against the file's run (and `shard`) as it is read
+    /// ([`GameChecks`]); an error if the identity names no run.
+    pub fn checked(mut self, shard: Option<Shard>) -> Result<DataReader, String> {
+        let checks = GameChecks::new(self.decoder.identity(), shard)
+            .map_err(|e| format!("{}: {e}", self.path.display()))?;
+        self.checks = Some(checks);
+        Ok(self)
+    }
+
+    /// The run's identity from the header.
+    pub fn identity(&self) -> &str {
+        self.decoder.identity()
+    }
+
+    /// Whether the file's records carry checksums (the current format).
+    pub fn has_checksums(&self) -> bool {
+        self.decoder.checked()
+    }
+
+    /// Bytes up to the end of the last complete game read: where the next game's record
+    /// starts, and after the last game the length a file cut short is cut back to.
+    pub fn complete_len(&self) -> u64 {
+        self.decoder.complete_len()
+    }
+
+    /// The next game, checked if asked for; `None` at the end of the file (or at a game cut
+    /// short there).
+    pub fn next_game(&mut self) -> Result<Option<GameData>, String> {
+        let named = |e: String| format!("{}: {e}", self.path.display());
+        let Some(game) = self.decoder.next_game().map_err(named)? else {
+            return Ok(None);
+        };
+        if let Some(checks) = &mut self.checks {
+            checks.check(&game).map_err(named)?;
+        }
+        Ok(Some(game))
+    }
+}
+
+/// Reads the datagen file at `path` with every game checked ([`DataReader::checked`]) and
+/// keeps them all; errors name the file.
 pub fn read_checked(path: &Path, shard: Option<Shard>) -> Result<DataFile, String> {
-    let data = read_decoded(path)?;
-    check_games(&data, shard).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(data)
+    let mut reader = DataReader::open(path)?.checked(shard)?;
+    let mut games = Vec::new();
+    while let Some(game) = reader.next_game()? {
+        games.push(game);
+    }
+    Ok(DataFile {
+        identity: reader.identity().to_string(),
+        complete_len: reader.complete_len(),
+        games,
+    })
 }
 
 #[cfg(test)]

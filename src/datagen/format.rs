@@ -114,48 +114,157 @@ pub struct DataFile {
     pub complete_len: u64,
 }
 
+/// The largest body a record can have: its index, result and count, and 65,535 positions of
+/// 255 bytes each with their scores. A length prefix beyond it is damage, not a game.
+pub const MAX_BODY_BYTES: usize = 4 + 1 + 2 + (u16::MAX as usize) * (1 + 255 + 1 + 2);
+
 /// Reads a datagen file's bytes. A record cut short at the end is left out
 /// (`complete_len` stops before it); anything else malformed is an error naming the offset.
 pub fn decode(bytes: &[u8]) -> Result<DataFile, String> {
-    let mut r = Reader { bytes, at: 0 };
-    let checked = match r.take(8).ok() {
-        Some(magic) if magic == &MAGIC[..] => true,
-        Some(magic) if magic == &MAGIC_V1[..] => false,
-        _ => return Err("not a ludus datagen file (no LUDUSDG2 or LUDUSDG1 header)".into()),
-    };
-    let len = r.u16().map_err(|_| "the header is cut short".to_string())?;
-    let identity = r
-        .take(len as usize)
-        .map_err(|_| "the header is cut short".to_string())
-        .and_then(|b| {
-            String::from_utf8(b.to_vec()).map_err(|_| "the header is not UTF-8".into())
-        })?;
-    let mut file = DataFile {
-        identity,
-        games: Vec::new(),
-        complete_len: r.at as u64,
-    };
-    while r.at < bytes.len() {
-        let start = r.at;
-        let Ok(len) = r.u32() else { break };
-        let Ok(body) = r.take(len as usize) else {
-            break;
+    read_all(&mut &bytes[..])
+}
+
+/// Reads the whole of `input` (a datagen file), one record at a time ([`Decoder`]).
+pub fn read_all(input: &mut dyn Read) -> Result<DataFile, String> {
+    let mut decoder = Decoder::new(input)?;
+    let mut games = Vec::new();
+    while let Some(game) = decoder.next_game()? {
+        games.push(game);
+    }
+    Ok(DataFile {
+        complete_len: decoder.complete_len(),
+        identity: decoder.identity,
+        games,
+    })
+}
+
+/// A datagen file read as a stream: the header first (a file that is not a datagen file is
+/// refused after its first bytes), then one record at a time, so that only one game is ever
+/// held. Errors name the offset of the record; a record cut short at the end ends the games
+/// (the reader is left at the end of the last complete one, [`Decoder::complete_len`]).
+pub struct Decoder<R> {
+    input: R,
+    identity: String,
+    checked: bool,
+    /// Bytes up to the end of the last complete record (or of the header).
+    at: u64,
+    /// Set once the end (or a record cut short) was read.
+    ended: bool,
+}
+
+impl<R: Read> Decoder<R> {
+    /// Reads the header of `input`: the magic and the identity.
+    pub fn new(mut input: R) -> Result<Decoder<R>, String> {
+        let not_data = || "not a ludus datagen file (no LUDUSDG2 or LUDUSDG1 header)".to_string();
+        let cut = || "the header is cut short".to_string();
+        let mut magic = [0u8; 8];
+        if fill(&mut input, &mut magic)? < magic.len() {
+            return Err(not_data());
+        }
+        let checked = match &magic {
+            m if m == MAGIC => true,
+            m if m == MAGIC_V1 => false,
+            _ => return Err(not_data()),
         };
-        if checked {
-            let Ok(check) = r.take(8) else { break };
-            let stored = u64::from_le_bytes(check.try_into().map_err(|_| "short checksum")?);
-            if fnv1a64(body) != stored {
-                return Err(format!(
-                    "the game record at byte {start} is damaged: its checksum does not match"
-                ));
-            }
+        let mut len = [0u8; 2];
+        if fill(&mut input, &mut len)? < len.len() {
+            return Err(cut());
+        }
+        let mut identity = vec![0u8; usize::from(u16::from_le_bytes(len))];
+        if fill(&mut input, &mut identity)? < identity.len() {
+            return Err(cut());
+        }
+        let identity = String::from_utf8(identity).map_err(|_| "the header is not UTF-8")?;
+        Ok(Decoder {
+            at: (magic.len() + len.len() + identity.len()) as u64,
+            input,
+            identity,
+            checked,
+            ended: false,
+        })
+    }
+
+    /// A decoder of the records of a file whose header was read before, with `input` at byte
+    /// `at`, the start of a record (its identity is then empty); `checked`: the file's records
+    /// carry checksums (the current format).
+    pub fn records(input: R, checked: bool, at: u64) -> Decoder<R> {
+        Decoder {
+            input,
+            identity: String::new(),
+            checked,
+            at,
+            ended: false,
+        }
+    }
+
+    /// The run's identity from the header.
+    pub fn identity(&self) -> &str {
+        &self.identity
+    }
+
+    /// Whether the records carry checksums (the current format, `LUDUSDG2`).
+    pub fn checked(&self) -> bool {
+        self.checked
+    }
+
+    /// Bytes up to the end of the last complete record read (the header's end before the
+    /// first): where the next record starts.
+    pub fn complete_len(&self) -> u64 {
+        self.at
+    }
+
+    /// The next game; `None` at the end of the file or at a record cut short there.
+    pub fn next_game(&mut self) -> Result<Option<GameData>, String> {
+        if self.ended {
+            return Ok(None);
+        }
+        let start = self.at;
+        let mut len = [0u8; 4];
+        let got = fill(&mut self.input, &mut len)?;
+        if got < len.len() {
+            self.ended = true;
+            return Ok(None);
+        }
+        let len = u32::from_le_bytes(len) as usize;
+        if len > MAX_BODY_BYTES {
+            return Err(format!(
+                "the game record at byte {start} is damaged: its length {len} is more than a \
+                 game's record can have"
+            ));
+        }
+        let mut body = vec![0u8; len];
+        let mut check = [0u8; 8];
+        let check_len = if self.checked { check.len() } else { 0 };
+        if fill(&mut self.input, &mut body)? < len
+            || fill(&mut self.input, &mut check[..check_len])? < check_len
+        {
+            self.ended = true;
+            return Ok(None);
+        }
+        if self.checked && fnv1a64(&body) != u64::from_le_bytes(check) {
+            return Err(format!(
+                "the game record at byte {start} is damaged: its checksum does not match"
+            ));
         }
         let game =
-            decode_body(body).map_err(|e| format!("the game record at byte {start}: {e}"))?;
-        file.games.push(game);
-        file.complete_len = r.at as u64;
+            decode_body(&body).map_err(|e| format!("the game record at byte {start}: {e}"))?;
+        self.at = start + (4 + len + check_len) as u64;
+        Ok(Some(game))
     }
-    Ok(file)
+}
+
+/// Reads into `buf` until it is full or the input ends; how many bytes it got.
+fn fill(input: &mut impl Read, buf: &mut [u8]) -> Result<usize, String> {
+    let mut got = 0;
+    while got < buf.len() {
+        match input.read(&mut buf[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    Ok(got)
 }
 
 fn decode_body(body: &[u8]) -> Result<GameData, String> {
@@ -192,13 +301,6 @@ fn decode_body(body: &[u8]) -> Result<GameData, String> {
         result,
         samples,
     })
-}
-
-/// Reads the whole of `input` (a datagen file).
-pub fn read_all(input: &mut dyn Read) -> Result<DataFile, String> {
-    let mut bytes = Vec::new();
-    input.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
-    decode(&bytes)
 }
 
 struct Reader<'a> {
@@ -304,6 +406,80 @@ mod tests {
             let err = decode(&bytes).unwrap_err();
             assert!(err.contains("is damaged"), "byte {at}: {err}");
         }
+    }
+
+    /// An endless datagen file: its header, then the same record again and again; counts the
+    /// bytes taken from it.
+    struct Endless {
+        bytes: Vec<u8>,
+        record: Vec<u8>,
+        at: usize,
+        taken: u64,
+    }
+
+    impl Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.at == self.bytes.len() {
+                self.bytes = self.record.clone();
+                self.at = 0;
+            }
+            let n = buf.len().min(self.bytes.len() - self.at);
+            buf[..n].copy_from_slice(&self.bytes[self.at..self.at + n]);
+            self.at += n;
+            self.taken += n as u64;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn games_are_read_one_at_a_time() {
+        let mut header = Vec::new();
+        write_header(&mut header, "game=sight").unwrap();
+        let record = encode(&game(7)).unwrap();
+        let mut input = Endless {
+            bytes: header.clone(),
+            record: record.clone(),
+            at: 0,
+            taken: 0,
+        };
+        let mut decoder = Decoder::new(&mut input).unwrap();
+        assert_eq!(decoder.identity(), "game=sight");
+        for k in 1..=1000u64 {
+            assert_eq!(decoder.next_game().unwrap(), Some(game(7)));
+            assert_eq!(
+                decoder.complete_len(),
+                header.len() as u64 + k * record.len() as u64
+            );
+        }
+        // Not a byte beyond the thousandth game was read.
+        drop(decoder);
+        assert_eq!(
+            input.taken,
+            header.len() as u64 + 1000 * record.len() as u64
+        );
+    }
+
+    #[test]
+    fn a_length_no_game_can_have_is_damage_not_a_cut() {
+        let mut bytes = Vec::new();
+        write_header(&mut bytes, "x").unwrap();
+        let at = bytes.len();
+        bytes.extend_from_slice(&(MAX_BODY_BYTES as u32 + 1).to_le_bytes());
+        bytes.extend_from_slice(&[0; 64]);
+        assert_eq!(
+            decode(&bytes).unwrap_err(),
+            format!(
+                "the game record at byte {at} is damaged: its length {} is more than a game's \
+                 record can have",
+                MAX_BODY_BYTES + 1
+            )
+        );
+        // The longest body a game can have is read as one (and here cut short).
+        let mut cut = bytes[..at].to_vec();
+        cut.extend_from_slice(&(MAX_BODY_BYTES as u32).to_le_bytes());
+        cut.extend_from_slice(&[0; 64]);
+        let file = decode(&cut).unwrap();
+        assert_eq!((file.games.len(), file.complete_len), (0, at as u64));
     }
 
     #[test]

@@ -238,25 +238,30 @@ fn open_output(
     let exists = std::fs::metadata(path).is_ok_and(|m| m.len() > 0);
     let done = match exists {
         true => {
-            let data = check::read_decoded(path).map_err(RunError::Refused)?;
-            if data.identity != identity {
+            // The header first: another run's file is refused before any of its games is read.
+            let reader = check::DataReader::open(path).map_err(RunError::Refused)?;
+            if reader.identity() != identity {
                 return Err(RunError::Refused(format!(
                     "{} holds another run ({}); this one is {identity}",
                     path.display(),
-                    data.identity
+                    reader.identity()
                 )));
             }
-            check::check_games(&data, Some(shard))
-                .map_err(|e| RunError::Refused(format!("{}: {e}", path.display())))?;
+            let mut reader = reader.checked(Some(shard)).map_err(RunError::Refused)?;
+            let mut done = std::collections::HashSet::new();
+            while let Some(game) = reader.next_game().map_err(RunError::Refused)? {
+                done.insert(game.index);
+            }
+            let complete_len = reader.complete_len();
             let len = std::fs::metadata(path).map_err(shown)?.len();
-            if data.complete_len < len {
+            if complete_len < len {
                 std::fs::OpenOptions::new()
                     .write(true)
                     .open(path)
-                    .and_then(|f| f.set_len(data.complete_len))
+                    .and_then(|f| f.set_len(complete_len))
                     .map_err(shown)?;
             }
-            Some(data.games.iter().map(|g| g.index).collect())
+            Some(done)
         }
         false => None,
     };
@@ -405,62 +410,143 @@ fn play_one<G: Searchable>(
     }
 }
 
-fn read(path: &Path) -> Result<format::DataFile, RunError> {
-    check::read_checked(path, None).map_err(RunError::Refused)
+/// A data file opened with every game checked as it is read.
+fn open_checked(path: &Path) -> Result<check::DataReader, RunError> {
+    check::DataReader::open(path)
+        .and_then(|r| r.checked(None))
+        .map_err(RunError::Refused)
 }
 
+/// Merges the files in two passes, holding only where each game's record is: the first reads
+/// and checks every file (same run, no game twice), the second copies the records in the
+/// order of their games into `FILE.partial`, which then replaces `path`.
 fn merge(path: &Path, files: &[PathBuf], out: &mut dyn Write) -> Result<(), RunError> {
     let mut identity: Option<String> = None;
-    let mut games: Vec<GameData> = Vec::new();
-    for file in files {
-        let data = read(file)?;
+    // Per game: its index, its file and where its record starts there.
+    let mut places: Vec<(u32, usize, u64)> = Vec::new();
+    let mut with_checksums = Vec::with_capacity(files.len());
+    for (k, file) in files.iter().enumerate() {
+        let mut reader = open_checked(file)?;
         match &identity {
-            Some(id) if *id != data.identity => {
+            Some(id) if id != reader.identity() => {
                 return Err(RunError::Refused(format!(
                     "{} is of another run ({}) than {} ({id})",
                     file.display(),
-                    data.identity,
+                    reader.identity(),
                     files[0].display()
                 )));
             }
-            _ => identity = Some(data.identity),
+            _ => identity = Some(reader.identity().to_string()),
         }
-        games.extend(data.games);
+        with_checksums.push(reader.has_checksums());
+        loop {
+            let start = reader.complete_len();
+            let Some(game) = reader.next_game().map_err(RunError::Refused)? else {
+                break;
+            };
+            places.push((game.index, k, start));
+        }
     }
-    games.sort_by_key(|g| g.index);
-    if let Some(pair) = games.windows(2).find(|w| w[0].index == w[1].index) {
+    places.sort_by_key(|&(index, _, _)| index);
+    if let Some(pair) = places.windows(2).find(|w| w[0].0 == w[1].0) {
         return Err(RunError::Refused(format!(
             "game {} is in two files",
-            pair[0].index
+            pair[0].0
         )));
     }
-    let mut bytes = Vec::new();
-    format::write_header(&mut bytes, identity.as_deref().unwrap_or_default())
-        .map_err(|e| RunError::Failed(e.to_string()))?;
-    let mut positions = 0;
-    for g in &games {
-        positions += g.samples.len();
-        bytes.extend(format::encode(g).map_err(RunError::Failed)?);
-    }
     let partial = path.with_extension("partial");
-    std::fs::write(&partial, &bytes)
-        .and_then(|()| std::fs::rename(&partial, path))
+    let same_file = |a: &Path, b: &Path| {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(a), std::fs::metadata(b)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    };
+    if let Some(file) = files.iter().find(|f| same_file(f, &partial)) {
+        return Err(RunError::Refused(format!(
+            "{} is one of the files merged: the merge writes {} first",
+            file.display(),
+            partial.display()
+        )));
+    }
+    let written = write_merged(
+        &partial,
+        identity.as_deref().unwrap_or_default(),
+        files,
+        &with_checksums,
+        &places,
+    );
+    let positions = match written {
+        Ok(positions) => positions,
+        Err(e) => {
+            let _ = std::fs::remove_file(&partial);
+            return Err(e);
+        }
+    };
+    std::fs::rename(&partial, path)
         .map_err(|e| RunError::Failed(format!("{}: {e}", path.display())))?;
     write_line(
         out,
         &format!(
             "{}: {} games, {positions} positions from {} files",
             path.display(),
-            games.len(),
+            places.len(),
             files.len()
         ),
     )
 }
 
+/// The second pass of [`merge`]: writes the header and the record of every game of `places`
+/// (in their order), read again from its file, to `partial`; returns the positions written.
+fn write_merged(
+    partial: &Path,
+    identity: &str,
+    files: &[PathBuf],
+    with_checksums: &[bool],
+    places: &[(u32, usize, u64)],
+) -> Result<usize, RunError> {
+    let failed = |what: &Path, e: String| RunError::Failed(format!("{}: {e}", what.display()));
+    let mut inputs = files
+        .iter()
+        .map(|f| {
+            crate::files::open_regular(f)
+                .map(|file| (std::io::BufReader::new(file), 0u64))
+                .map_err(|e| failed(f, e.to_string()))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let write_err = |e: std::io::Error| failed(partial, e.to_string());
+    let mut merged = std::io::BufWriter::new(std::fs::File::create(partial).map_err(write_err)?);
+    format::write_header(&mut merged, identity).map_err(write_err)?;
+    let mut positions = 0;
+    for &(index, k, start) in places {
+        let (reader, at) = &mut inputs[k];
+        let file = &files[k];
+        // Within the buffer when the games of a file are in order, as datagen writes them.
+        reader
+            .seek_relative(start as i64 - *at as i64)
+            .map_err(|e| failed(file, e.to_string()))?;
+        let mut decoder = format::Decoder::records(&mut *reader, with_checksums[k], start);
+        let game = decoder.next_game().map_err(|e| failed(file, e))?;
+        let Some(game) = game.filter(|g| g.index == index) else {
+            return Err(failed(file, "changed while it was merged".into()));
+        };
+        *at = decoder.complete_len();
+        positions += game.samples.len();
+        let record = format::encode(&game).map_err(RunError::Failed)?;
+        merged.write_all(&record).map_err(write_err)?;
+    }
+    merged.flush().map_err(write_err)?;
+    Ok(positions)
+}
+
+/// Prints the file in two passes: every game is read and checked first, so that a file that
+/// is refused prints nothing; then the games are printed as they are read again.
 fn dump(path: &Path, out: &mut dyn Write) -> Result<(), RunError> {
-    let data = read(path)?;
-    write_line(out, &format!("# {}", data.identity))?;
-    for g in &data.games {
+    let mut reader = open_checked(path)?;
+    while reader.next_game().map_err(RunError::Refused)?.is_some() {}
+    let mut reader = open_checked(path)?;
+    write_line(out, &format!("# {}", reader.identity()))?;
+    while let Some(g) = reader.next_game().map_err(RunError::Refused)? {
         write_line(out, &format!("game {} {}", g.index, g.result.token()))?;
         for s in &g.samples {
             let score = match s.score {

@@ -1,7 +1,7 @@
 //! Reading a record file back: its complete game blocks, each with its tags and its text,
 //! and where the last complete one ends.
 
-use std::io;
+use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
 use super::REQUIRED;
@@ -68,72 +68,109 @@ pub struct Recovered {
 /// The largest record file read (a few kilobytes a game: hundreds of thousands of games).
 const MAX_RECORD_FILE_BYTES: u64 = 4 << 30;
 
-/// Reads a record file written by [`super::RecordFile`]. A trailing incomplete game (the referee
-/// was killed while writing) is ignored (`complete_len` excludes it); any malformed
-/// complete-looking block is an error naming the line number. A missing file → `Ok` with no
-/// games.
+/// The longest line of a record file: far beyond any tag or movetext line ludus writes (an
+/// engine's line is cut at 1 MiB). A longer one is not a record's: a file of other bytes
+/// (a sparse file's zeros) is refused at it instead of being read to its end as one line.
+pub const MAX_RECORD_LINE_BYTES: usize = 16 << 20;
+
+/// Reads a record file written by [`super::RecordFile`], one line at a time. A trailing
+/// incomplete game (the referee was killed while writing) is ignored (`complete_len` excludes
+/// it); any malformed complete-looking block, or a line longer than 16 MiB
+/// (`MAX_RECORD_LINE_BYTES`), is an error naming the line number. A missing file → `Ok` with
+/// no games.
 pub fn read_records(path: &Path) -> Result<Recovered, String> {
-    let bytes = match crate::files::read_regular(path, MAX_RECORD_FILE_BYTES) {
-        Ok(bytes) => bytes,
+    let file = match crate::files::open_bounded(path, MAX_RECORD_FILE_BYTES) {
+        Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Recovered::default()),
         Err(e) => return Err(format!("{}: {e}", path.display())),
     };
-    parse_records(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    read_from(BufReader::new(file)).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// The complete (newline-ended) lines of a file, numbered from 1. A last line without its
-/// newline is never returned: it is part of a cut-short tail.
-struct Lines<'a> {
-    bytes: &'a [u8],
-    /// Offset just past the last line returned.
-    pos: usize,
+/// The complete (newline-ended) lines of a file, numbered from 1, read one at a time. A last
+/// line without its newline is never returned: it is part of a cut-short tail.
+struct Lines<R> {
+    input: R,
+    /// Bytes up to the end of the last line returned.
+    pos: u64,
     number: usize,
+    /// The lines returned since [`Lines::mark`], as in the file (line ends included).
+    raw: String,
+    /// The line being read.
+    line: Vec<u8>,
 }
 
-impl<'a> Lines<'a> {
-    fn next(&mut self) -> Result<Option<(usize, &'a str)>, String> {
-        let rest = self.bytes.get(self.pos..).unwrap_or_default();
-        let Some(len) = rest.iter().position(|&b| b == b'\n') else {
+impl<R: BufRead> Lines<R> {
+    /// Starts a new [`Lines::raw`].
+    fn mark(&mut self) {
+        self.raw.clear();
+    }
+
+    fn next(&mut self) -> Result<Option<(usize, String)>, String> {
+        self.line.clear();
+        let limit = MAX_RECORD_LINE_BYTES as u64 + 1;
+        (&mut self.input)
+            .take(limit)
+            .read_until(b'\n', &mut self.line)
+            .map_err(|e| e.to_string())?;
+        if self.line.last() != Some(&b'\n') {
+            if self.line.len() > MAX_RECORD_LINE_BYTES {
+                return Err(format!(
+                    "line {}: longer than {MAX_RECORD_LINE_BYTES} bytes: not a record file",
+                    self.number + 1
+                ));
+            }
             return Ok(None);
-        };
+        }
         self.number += 1;
-        self.pos += len + 1;
-        let line = std::str::from_utf8(&rest[..len])
+        self.pos += self.line.len() as u64;
+        let text = std::str::from_utf8(&self.line)
             .map_err(|_| format!("line {}: not UTF-8 text", self.number))?;
-        Ok(Some((self.number, line.strip_suffix('\r').unwrap_or(line))))
+        self.raw.push_str(text);
+        let text = text.strip_suffix('\n').unwrap_or(text);
+        let text = text.strip_suffix('\r').unwrap_or(text);
+        Ok(Some((self.number, text.to_string())))
     }
 }
 
 /// [`read_records`] on the file's bytes.
+#[cfg(test)]
 pub(super) fn parse_records(bytes: &[u8]) -> Result<Recovered, String> {
+    read_from(bytes)
+}
+
+/// [`read_records`] on a file being read.
+fn read_from(input: impl BufRead) -> Result<Recovered, String> {
     let mut lines = Lines {
-        bytes,
+        input,
         pos: 0,
         number: 0,
+        raw: String::new(),
+        line: Vec::new(),
     };
     let mut recovered = Recovered::default();
     while let Some(game) = parse_block(&mut lines)? {
         recovered.games.push(game);
-        recovered.complete_len = lines.pos as u64;
+        recovered.complete_len = lines.pos;
     }
     Ok(recovered)
 }
 
 /// Reads the next block; `None` at the end of the file or when the block is cut short.
-fn parse_block(lines: &mut Lines) -> Result<Option<RecordedGame>, String> {
+fn parse_block(lines: &mut Lines<impl BufRead>) -> Result<Option<RecordedGame>, String> {
     // Blank lines between blocks are tolerated.
-    let (start, (first_line, mut line)) = loop {
-        let start = lines.pos;
+    let (first_line, mut line) = loop {
+        lines.mark();
         match lines.next()? {
             None => return Ok(None),
-            Some((_, "")) => continue,
-            Some(found) => break (start, found),
+            Some((_, text)) if text.is_empty() => continue,
+            Some(found) => break found,
         }
     };
     let mut number = first_line;
     let mut tags: Vec<(String, String)> = Vec::new();
     while !line.is_empty() {
-        let tag = parse_tag(line)
+        let tag = parse_tag(&line)
             .ok_or_else(|| format!("line {number}: expected a tag [Name \"value\"]"))?;
         tags.push(tag);
         match lines.next()? {
@@ -146,12 +183,12 @@ fn parse_block(lines: &mut Lines) -> Result<Option<RecordedGame>, String> {
     loop {
         match lines.next()? {
             None => return Ok(None),
-            Some((n, "")) if movetext.is_empty() => {
+            Some((n, text)) if text.is_empty() && movetext.is_empty() => {
                 return Err(format!("line {n}: the game has no movetext"));
             }
-            Some((_, "")) => break,
+            Some((_, text)) if text.is_empty() => break,
             Some((n, text)) => {
-                movetext.push_str(text);
+                movetext.push_str(&text);
                 movetext.push(' ');
                 last_line = n;
             }
@@ -195,7 +232,7 @@ fn parse_block(lines: &mut Lines) -> Result<Option<RecordedGame>, String> {
         Some(token) if token == result.token() => Ok(Some(RecordedGame {
             summary: game,
             line: first_line,
-            text: String::from_utf8_lossy(&lines.bytes[start..lines.pos]).into_owned(),
+            text: std::mem::take(&mut lines.raw),
             tags,
             movetext,
         })),

@@ -228,3 +228,27 @@ fn records_with_crlf_line_ends_keep_every_move() {
         Some("{Player two has no legal move}")
     );
 }
+
+/// Issue 57 F6: a line longer than a record's lines can be is refused with its number (it is
+/// not taken for a cut-short tail), whether or not it ends.
+#[test]
+fn a_line_longer_than_a_records_is_refused() {
+    let long = vec![b'x'; super::read::MAX_RECORD_LINE_BYTES + 1];
+    for tail in [&b""[..], b"\n"] {
+        let bytes = [&b"\n\n"[..], &long, tail].concat();
+        assert_eq!(
+            parse_records(&bytes).unwrap_err(),
+            "line 3: longer than 16777216 bytes: not a record file"
+        );
+    }
+    // The longest line is read (here a bad tag).
+    let bytes = [
+        &vec![b'x'; super::read::MAX_RECORD_LINE_BYTES - 1][..],
+        b"\n",
+    ]
+    .concat();
+    assert_eq!(
+        parse_records(&bytes).unwrap_err(),
+        "line 1: expected a tag [Name \"value\"]"
+    );
+}

@@ -81,6 +81,37 @@ fn plan(config: &MatchConfig, tally: &Tally) -> Vec<Work> {
         .collect()
 }
 
+/// The warning of a match whose pondering asks for more cores than the machine has (`cores`:
+/// the processors this process may run on, [`available_cores`]), or `None`. A game with a
+/// pondering engine has both its engines searching at once (one on its own clock, the other on
+/// its opponent's), so it takes two cores instead of one; the games at once are
+/// `--concurrency`, or fewer when fewer pairs are left to play. An engine short of a core
+/// searches several times slower than its clock expects and loses on time.
+fn ponder_warning(config: &MatchConfig, work: &[Work], cores: usize) -> Option<String> {
+    let ponders = |e: usize| config.engines.get(e).is_some_and(|spec| spec.ponder);
+    let mut searches: Vec<usize> = work
+        .iter()
+        .filter(|w| !w.games.is_empty())
+        .map(|w| 1 + usize::from(ponders(w.job.first) || ponders(w.job.second)))
+        .collect();
+    searches.sort_unstable_by(|a, b| b.cmp(a));
+    let at_once = config.concurrency.max(1).min(searches.len());
+    let busiest: usize = searches.iter().take(at_once).sum();
+    (busiest > cores && searches.first() == Some(&2)).then(|| {
+        format!(
+            "warning: with ponder=on both engines of a game search at once: {at_once} game(s) at \
+             once need {busiest} cores, and this machine has {cores}; engines short of a core \
+             lose on time (lower --concurrency; docs/referee.md, \"Pondering\")"
+        )
+    })
+}
+
+/// The logical processors this process may run on (its affinity and CPU quota; 1 if that
+/// cannot be told).
+fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// Starts every engine once before the match (the handshake only), so that a wrong command
 /// or an engine that cannot speak the protocol is an error up front rather than a match of
 /// forfeits. Failures during the match itself are the engines' losses, as usual.
@@ -108,6 +139,9 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchOutcome, String> {
     let work = plan(config, &tally);
     let scheduled: u64 = work.len() as u64 * 2;
     let openings = openings(config, &work)?;
+    if let Some(warning) = ponder_warning(config, &work, available_cores()) {
+        eprintln!("ludus match: {warning}");
+    }
     preflight(config)?;
     let mut record = match &config.record {
         Some(path) => Some(

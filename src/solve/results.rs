@@ -17,7 +17,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::path::Path;
 
 use super::board::{Board, Move};
@@ -29,6 +29,11 @@ use crate::game::sight::{Sight, SightSettings};
 
 /// The first line of every results file.
 pub const MAGIC: &str = "# ludus solve results v1";
+
+/// The longest line of a results or strategy file (a position, its result and a few numbers:
+/// a few hundred bytes). A longer one is not a results line: a file of other bytes is refused
+/// at its first line instead of being read to its end as one.
+pub const MAX_LINE_BYTES: usize = 64 << 10;
 
 /// The word for a rule variant in headers: `strict` (`strict_tallest`) or `official`.
 pub fn rules_name(strict: bool) -> &'static str {
@@ -133,7 +138,7 @@ pub fn read(path: &Path, id: &SolveId, syms: &Symmetries) -> Result<Vec<Line>, S
         size: id.size,
         strict_tallest: id.strict,
     };
-    for (i, text) in BufReader::new(file).lines().enumerate() {
+    for (i, text) in crate::files::bounded_lines(BufReader::new(file), MAX_LINE_BYTES).enumerate() {
         let text = text.map_err(|e| format!("{}: {e}", path.display()))?;
         let at = || format!("{}:{}", path.display(), i + 1);
         match i {
@@ -178,18 +183,20 @@ pub fn read(path: &Path, id: &SolveId, syms: &Symmetries) -> Result<Vec<Line>, S
     Ok(lines)
 }
 
-/// The solve a results file belongs to, from its header.
+/// The solve a results file belongs to, from its header (its first two lines: nothing more
+/// of the file is read).
 pub fn read_id(path: &Path) -> Result<SolveId, String> {
-    let text = crate::files::read_regular_text(path, 4 << 30)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut lines = text.lines();
-    if lines.next() != Some(MAGIC) {
+    let shown = |e: std::io::Error| format!("{}: {e}", path.display());
+    let file = crate::files::open_bounded(path, 4 << 30).map_err(shown)?;
+    let mut lines = crate::files::bounded_lines(BufReader::new(file), MAX_LINE_BYTES);
+    let first = lines.next().transpose().map_err(shown)?;
+    if first.as_deref() != Some(MAGIC) {
         return Err(format!(
             "{}: not a ludus solve results file",
             path.display()
         ));
     }
-    let header = lines.next().unwrap_or("");
+    let header = lines.next().transpose().map_err(shown)?.unwrap_or_default();
     let bad = || format!("{}: bad header '{header}'", path.display());
     let words: Vec<&str> = header.split(' ').collect();
     match words[..] {

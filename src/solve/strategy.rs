@@ -9,7 +9,7 @@
 //! `# done FEN` once they are all written (a rerun walks again a position without one).
 
 use std::collections::{BTreeMap, HashSet};
-use std::io::{BufRead, BufReader};
+use std::io::BufReader;
 use std::path::Path;
 
 use super::board::{Board, Lines, Move};
@@ -71,7 +71,8 @@ pub fn read(
     let lines = Lines::new(id.size).ok_or("a board the solver does not take")?;
     let mut strategy = Strategy::new();
     let mut done = HashSet::new();
-    for (i, text) in BufReader::new(file).lines().enumerate() {
+    let max = super::results::MAX_LINE_BYTES;
+    for (i, text) in crate::files::bounded_lines(BufReader::new(file), max).enumerate() {
         let text = text.map_err(|e| format!("{}: {e}", path.display()))?;
         let bad = |why: &str| format!("{}:{}: {why}: '{text}'", path.display(), i + 1);
         match i {
@@ -114,7 +115,7 @@ pub fn read(
 pub fn check_header(path: &Path, id: &SolveId, leaf_empties: u32) -> Result<(), String> {
     let file = crate::files::open_regular(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let wanted = header(id, leaf_empties);
-    match BufReader::new(file).lines().nth(1) {
+    match crate::files::bounded_lines(BufReader::new(file), super::results::MAX_LINE_BYTES).nth(1) {
         Some(Ok(line)) if line == wanted => Ok(()),
         _ => Err(format!(
             "{}: the strategy of another solve or leaf depth (this one is '{wanted}')",

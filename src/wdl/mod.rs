@@ -231,9 +231,13 @@ fn load<G: Searchable>(args: &DataArgs, out: &mut dyn Write) -> Result<Positions
     let mut positions = Positions::default();
     for path in &args.files {
         let shown = path.display();
-        let data = check::read_checked(path, None).map_err(RunError::Refused)?;
+        // Streamed: the header first, then one game at a time, each checked as it is read.
+        let mut reader = check::DataReader::open(path)
+            .and_then(|r| r.checked(None))
+            .map_err(RunError::Refused)?;
+        let identity = reader.identity().to_string();
         let run =
-            RunOf::parse(&data.identity).map_err(|e| RunError::Refused(format!("{shown}: {e}")))?;
+            RunOf::parse(&identity).map_err(|e| RunError::Refused(format!("{shown}: {e}")))?;
         if run.game.name() != G::NAME {
             return Err(RunError::Refused(format!(
                 "{shown} holds {} data, not {} (choose the game with --game)",
@@ -244,7 +248,10 @@ fn load<G: Searchable>(args: &DataArgs, out: &mut dyn Write) -> Result<Positions
         let rules = RuleSet::new(run.game, &run.options)
             .map_err(|e| RunError::Refused(format!("{shown}: {e}")))?;
         let settings = G::settings(rules.values());
-        for record in &data.games {
+        let (mut games, mut samples) = (0usize, 0usize);
+        while let Some(record) = reader.next_game().map_err(RunError::Refused)? {
+            games += 1;
+            samples += record.samples.len();
             let held_out = record.index.is_multiple_of(args.held_out_every);
             for sample in &record.samples {
                 let pos = G::from_fen(&sample.fen, &settings).map_err(|e| {
@@ -268,14 +275,9 @@ fn load<G: Searchable>(args: &DataArgs, out: &mut dyn Write) -> Result<Positions
                 }
             }
         }
-        let samples: usize = data.games.iter().map(|g| g.samples.len()).sum();
         write_line(
             out,
-            &format!(
-                "{shown}: {} games, {samples} positions ({})",
-                data.games.len(),
-                data.identity
-            ),
+            &format!("{shown}: {games} games, {samples} positions ({identity})"),
         )?;
     }
     if positions.train.is_empty() || positions.held_out.is_empty() {

@@ -35,6 +35,46 @@ pub fn run_ludus(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// [`run_ludus`] with the process's address space capped at `bytes` (`RLIMIT_AS`): a reader
+/// that took a file of several GiB into memory fails (an allocation abort, status `None`);
+/// one that streams does not. Returns the exit status (`None`: ended by a signal), stdout and
+/// stderr.
+pub fn run_ludus_capped(args: &[&str], bytes: u64) -> (Option<i32>, String, String) {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_ludus"));
+    cmd.args(args).stdin(std::process::Stdio::null());
+    let cap = libc::rlimit {
+        rlim_cur: bytes,
+        rlim_max: bytes,
+    };
+    // SAFETY: the closure only makes the setrlimit system call (async-signal-safe) on a value
+    // built before the fork.
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(&mut cmd, move || {
+            match libc::setrlimit(libc::RLIMIT_AS, &cap) {
+                0 => Ok(()),
+                _ => Err(std::io::Error::last_os_error()),
+            }
+        });
+    }
+    let out = cmd.output().expect("ludus runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Makes `path` a sparse file of `len` bytes that begins with `start` (the rest reads as
+/// zeros and takes no disk).
+pub fn sparse_file(path: &std::path::Path, start: &[u8], len: u64) {
+    std::fs::write(path, start).expect("written");
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .and_then(|f| f.set_len(len))
+        .expect("a sparse file");
+}
+
 /// A temporary directory of one test (named after it and the process), removed when dropped.
 pub struct TestDir(pub std::path::PathBuf);
 

@@ -7,7 +7,7 @@ use ludus::datagen::format::{self, GameResult, Recorded};
 use ludus::game::dynamic::RuleSet;
 use ludus::game::{GameId, Outcome, Player};
 
-use crate::common::run_ludus;
+use crate::common::{run_ludus, run_ludus_capped, sparse_file};
 
 fn temp_dir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("ludus-datagen-{name}-{}", std::process::id()));
@@ -249,5 +249,94 @@ fn copied_foreign_and_damaged_games_are_refused_naming_file_and_game() {
     let (status, _, err) = run_ludus(&["datagen", "dump", &file("flipped.bin")]);
     assert_eq!(status, 2);
     assert!(err.contains("is damaged"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `ludus ARGS` under a 2 GiB address space.
+fn run_capped(args: &[&str]) -> (Option<i32>, String, String) {
+    run_ludus_capped(args, 2 << 30)
+}
+
+/// Issue 57 F6: every datagen reader (`datagen dump`, `merge`, a resume, `wdl check`, `wdl
+/// fit`) checks a file's header first and then reads one game at a time. A sparse 8 GiB file
+/// (no disk used) with no header is refused at its header, one with a header and a game
+/// followed by 8 GiB of zeros at its first bad record (the second), and a 17 GiB one by its
+/// size, each with its error and under a 2 GiB address space (reading such a file whole
+/// aborted the process). A merge of files whose games are out of order (read back by offset)
+/// is the uninterrupted run's file.
+#[test]
+fn big_files_are_refused_at_their_header_or_first_bad_record_without_being_held() {
+    let dir = temp_dir("big");
+    let file = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let whole = file("whole.bin");
+    assert_eq!(datagen("sight", &whole, &[]).0, 0);
+    let bytes = std::fs::read(&whole).expect("written");
+    let data = format::decode(&bytes).expect("readable");
+    let mut header = Vec::new();
+    format::write_header(&mut header, &data.identity).expect("header");
+    let first = format::encode(&data.games[0]).expect("encoded");
+    let sparse = |name: &str, start: &[u8], len: u64| {
+        sparse_file(&dir.join(name), start, len);
+        file(name)
+    };
+    let no_header = sparse("no-header.bin", b"", 8 << 30);
+    let garbage = sparse("garbage.bin", &[&header[..], &first[..]].concat(), 8 << 30);
+    let too_big = sparse("too-big.bin", &header, 17 << 30);
+    let bad_record = header.len() + first.len();
+    for (path, error) in [
+        (
+            &no_header,
+            "not a ludus datagen file (no LUDUSDG2 or LUDUSDG1 header)".to_string(),
+        ),
+        (
+            &garbage,
+            format!("the game record at byte {bad_record} is damaged: its checksum does not match"),
+        ),
+        (
+            &too_big,
+            format!(
+                "{} bytes, more than the {} this file may have",
+                17u64 << 30,
+                16u64 << 30
+            ),
+        ),
+    ] {
+        let merged = file("merged.bin");
+        let resume = [
+            "datagen", "--game", "sight", "--games", "6", "--nodes", "800", "--seed", "5", "--out",
+            path,
+        ];
+        for args in [
+            &["datagen", "dump", path][..],
+            &["datagen", "merge", "--out", &merged, &whole, path],
+            &resume,
+            &["wdl", "check", "--game", "sight", path],
+            &["wdl", "fit", "--game", "sight", path],
+        ] {
+            let (status, out, err) = run_capped(args);
+            assert_eq!(
+                (status, out.as_str(), err),
+                (Some(2), "", format!("error: {path}: {error}\n")),
+                "{args:?}"
+            );
+        }
+        assert!(!std::path::Path::new(&merged).exists());
+    }
+    // Out of order in their files: game 4 before game 0, game 3 before game 1.
+    let g = &data.games;
+    let written = |name: &str, games: &[&format::GameData]| {
+        let mut out = header.clone();
+        for game in games {
+            out.extend(format::encode(game).expect("encoded"));
+        }
+        std::fs::write(file(name), out).expect("written");
+        file(name)
+    };
+    let a = written("a.bin", &[&g[4], &g[0], &g[2]]);
+    let b = written("b.bin", &[&g[3], &g[5], &g[1]]);
+    let merged = file("merged.bin");
+    let (status, out, err) = run_capped(&["datagen", "merge", "--out", &merged, &a, &b]);
+    assert_eq!(status, Some(0), "{out}{err}");
+    assert_eq!(std::fs::read(&merged).expect("merged"), bytes);
     std::fs::remove_dir_all(&dir).ok();
 }

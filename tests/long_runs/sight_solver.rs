@@ -4,7 +4,7 @@
 //! under both rule variants, and the command splits, resumes and merges a solve and refuses
 //! what it cannot take.
 
-use crate::common::run_ludus;
+use crate::common::{run_ludus, run_ludus_capped, sparse_file};
 
 use std::collections::HashMap;
 
@@ -221,6 +221,50 @@ fn a_solve_splits_into_shards_resumes_and_merges() {
     let (status, _, err) = run_ludus(&["solve", "--size", "4", "--results", &c]);
     assert_eq!(status, 2);
     assert!(err.contains("results of another solve"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Issue 57 F6: a results file is read one line at a time, a line at most 64 KiB: a sparse
+/// 3 GiB file is refused at its first line, and one with a results header followed by 3 GiB
+/// of zeros at its third, under a 2 GiB address space (the header was once read by taking
+/// the whole file, the lines by reading the zeros as one line: both aborted).
+#[test]
+fn a_results_file_of_other_bytes_is_refused_at_its_first_long_line() {
+    let dir = std::env::temp_dir().join(format!("ludus-solve-sparse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let file = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let results = file("results.txt");
+    let solve = [
+        "solve",
+        "--size",
+        "3",
+        "--hash",
+        "16",
+        "--results",
+        &results,
+    ];
+    assert_eq!(run_ludus(&solve).0, 0);
+    let text = std::fs::read_to_string(&results).expect("written");
+    let header: String = text.lines().take(2).map(|l| format!("{l}\n")).collect();
+    let (zeros, after_header) = (file("zeros.txt"), file("after-header.txt"));
+    sparse_file(std::path::Path::new(&zeros), b"", 3 << 30);
+    sparse_file(
+        std::path::Path::new(&after_header),
+        header.as_bytes(),
+        3 << 30,
+    );
+    for path in [&zeros, &after_header] {
+        let (status, out, err) = run_ludus_capped(&["solve", "merge", path], 2 << 30);
+        assert_eq!(
+            (status, out.as_str(), err),
+            (
+                Some(2),
+                "",
+                format!("error: {path}: a line longer than 65536 bytes\n")
+            ),
+            "{path}"
+        );
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -10,7 +10,7 @@ use ludus::record::game::{GameRecord, GameResult, MoveRecord, Termination};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
-use crate::common::run_ludus;
+use crate::common::{run_ludus, run_ludus_capped, sparse_file};
 
 /// A record of `moves` played from the start of `game`.
 fn record(game: GameId, moves: &[String], result: GameResult, detail: &str) -> String {
@@ -242,5 +242,176 @@ fn a_record_with_crlf_line_ends_is_analysed_with_all_its_moves() {
     );
     assert_eq!(best_answers(&crlf_out).len(), moves.len(), "{crlf_out}");
     assert_eq!(best_answers(&crlf_out), best_answers(&lf_out));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Every move's comment, in order: the score after it and the engine's best move and score
+/// before it (`{AFTER, best MOVE SCORE…}`); the ending comment is left out.
+fn move_comments(annotated: &str) -> Vec<(String, String, String)> {
+    let movetext = annotated.split("\n\n").nth(1).unwrap_or("");
+    movetext
+        .split('{')
+        .skip(1)
+        .filter_map(|rest| {
+            let inner = rest.split('}').next()?;
+            let (after, best) = inner.split_once(", best ")?;
+            let mut words = best.split([' ', ',']);
+            let mv = words.next()?.to_string();
+            let score = words.next()?.to_string();
+            Some((after.to_string(), mv, score))
+        })
+        .collect()
+}
+
+/// A score as the other player sees it, as the record writes it (`+35` → `-35`, `-M2` → `+M2`).
+fn negated(score: &str) -> String {
+    match score.split_at(1) {
+        (_, "0") => score.to_string(),
+        ("+", rest) => format!("-{rest}"),
+        ("-", rest) => format!("+{rest}"),
+        _ => panic!("not a score: {score}"),
+    }
+}
+
+/// Issue 57 F9: the score after a move is turned to the mover's side by who is to move next.
+/// Of the three games only Isaac has a pass and a player moving twice in a row
+/// (docs/rules/isaac.md §2.5 and §4.5: after a pass the other player takes every turn; Sight and
+/// Tactigon have no pass). A whole seeded Isaac game, with both phases' passes and double moves,
+/// and the same game cut right after a double move of the scoring phase (so that its final
+/// position, searched, has the mover to move again): every move's score after it is the next
+/// move's best score, as it is when the mover moves again and negated when the other player
+/// does; the cut game's last move is scored from the final position's side.
+#[test]
+fn a_player_moving_again_is_scored_from_the_side_to_move_next() {
+    let dir = temp_dir("again");
+    let game = GameId::Isaac;
+    let rules = RuleSet::new(game, &[]).expect("default rules");
+    let (moves, fens) = random_moves(game, 200, 3);
+    let mut pos = rules.start();
+    let mut sides = Vec::new();
+    for m in &moves {
+        sides.push(pos.side_to_move());
+        pos.play(m).expect("legal");
+    }
+    let result = match pos.outcome() {
+        Some(ludus::game::Outcome::Win(ludus::game::Player::One)) => GameResult::P1Win,
+        Some(ludus::game::Outcome::Win(ludus::game::Player::Two)) => GameResult::P2Win,
+        Some(ludus::game::Outcome::Draw) => GameResult::Draw,
+        None => panic!("the seeded game ends within 200 plies"),
+    };
+    let phase = |i: usize| fens[i].split(' ').nth(3).unwrap_or("").to_string();
+    let again: Vec<usize> = (1..moves.len())
+        .filter(|&i| sides[i] == sides[i - 1])
+        .collect();
+    let passes: Vec<usize> = (0..moves.len()).filter(|&i| moves[i] == "pass").collect();
+    let in_phase = |list: &[usize], p: &str| list.iter().filter(|&&i| phase(i) == p).count();
+    // What the test covers: passes and double moves in both phases.
+    assert!(
+        in_phase(&passes, "P") == 2 && in_phase(&passes, "S") >= 1,
+        "{passes:?}"
+    );
+    assert!(
+        in_phase(&again, "P") >= 1 && in_phase(&again, "S") >= 2,
+        "{again:?} {moves:?}"
+    );
+    let cut = *again
+        .iter()
+        .find(|&&i| phase(i) == "S" && i + 1 < moves.len())
+        .expect("a double move of the scoring phase before the end");
+    for (name, moves, result) in [
+        ("whole", &moves[..], result),
+        ("cut", &moves[..cut], GameResult::Draw),
+    ] {
+        let text = record(game, moves, result, "");
+        let file = write(&dir, &format!("{name}.pgn"), &text);
+        let (status, out, err) = run_ludus(&["analyse", &file, "--depth", "2"]);
+        assert_eq!(status, 0, "{name}: {out}{err}");
+        let comments = move_comments(&out);
+        assert_eq!(comments.len(), moves.len(), "{name}: {out}");
+        for i in 0..moves.len() - 1 {
+            let next_best = &comments[i + 1].2;
+            let expected = match sides[i + 1] == sides[i] {
+                true => next_best.clone(),
+                false => negated(next_best),
+            };
+            assert_eq!(
+                comments[i].0,
+                expected,
+                "{name}: move {} {} (then {} to move, best {next_best})\n{out}",
+                i + 1,
+                moves[i],
+                if sides[i + 1] == sides[i] {
+                    "the mover"
+                } else {
+                    "the other"
+                }
+            );
+        }
+        let last = &comments[moves.len() - 1].0;
+        match name {
+            "whole" => assert_eq!(last, "end", "{out}"),
+            _ => {
+                // The final position's own score, from its side to move: the mover's.
+                let (_, score) = fresh_go(game, &fens[cut], &["--depth", "2"]);
+                assert_eq!(sides[cut], sides[cut - 1]);
+                assert_eq!(*last, score, "the cut game's last move\n{out}");
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Issue 57 F6: a record file is read one line at a time, a line at most 16 MiB. A sparse
+/// 3 GiB file (within the 4 GiB a record file may have) is refused at its first line, and a
+/// record of one game followed by 3 GiB of zeros at the line after the game, by `ludus
+/// analyse` and by a match's `--resume` alike, under a 2 GiB address space (reading the file
+/// whole aborted; the zeros were once taken for a game cut short, which a resume cut off).
+#[test]
+fn a_record_file_of_other_bytes_is_refused_at_its_first_long_line() {
+    let dir = temp_dir("sparse");
+    let moves: Vec<String> = ["c3", "b2"].iter().map(|m| m.to_string()).collect();
+    let text = record(GameId::Sight, &moves, GameResult::Draw, "");
+    let zeros = dir.join("zeros.pgn");
+    let after_game = dir.join("after-game.pgn");
+    sparse_file(&zeros, b"", 3 << 30);
+    sparse_file(&after_game, text.as_bytes(), 3 << 30);
+    let ludus = env!("CARGO_BIN_EXE_ludus");
+    let cmd = format!("cmd={ludus}");
+    for (path, line) in [(&zeros, 1), (&after_game, text.lines().count() + 1)] {
+        let path = path.to_string_lossy().into_owned();
+        let error = format!("{path}: line {line}: longer than 16777216 bytes: not a record file");
+        let (status, out, err) = run_ludus_capped(&["analyse", &path, "--depth", "1"], 2 << 30);
+        assert_eq!(
+            (status, out.as_str(), err),
+            (Some(2), "", format!("error: {error}\n")),
+            "analyse {path}"
+        );
+        let args = [
+            "match",
+            "--game",
+            "sight",
+            "--engine",
+            &cmd,
+            "name=a",
+            "--engine",
+            &cmd,
+            "name=b",
+            "--each",
+            "nodes=100",
+            "--pgnout",
+            &path,
+            "--resume",
+        ];
+        let (status, out, err) = run_ludus_capped(&args, 2 << 30);
+        assert_eq!(
+            (status, out.as_str(), err),
+            (Some(2), "", format!("ludus match: {error}\n")),
+            "match --resume {path}"
+        );
+        assert_eq!(
+            std::fs::metadata(&path).map(|m| m.len()).ok(),
+            Some(3 << 30)
+        );
+    }
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -487,3 +487,82 @@ fn a_pondering_engine_is_sent_ponderhit_or_stop_after_every_go_ponder() {
     assert!(record.contains("name=ponderer cmd="), "{record}");
     assert!(record.contains(" ponder=on limits=nodes=2000"), "{record}");
 }
+
+/// The processors this test may run on (its affinity), in order.
+fn allowed_cpus() -> Vec<usize> {
+    // SAFETY: a zeroed cpu_set_t is the empty set; sched_getaffinity fills it for this thread.
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    let size = std::mem::size_of::<libc::cpu_set_t>();
+    assert_eq!(unsafe { libc::sched_getaffinity(0, size, &mut set) }, 0);
+    (0..libc::CPU_SETSIZE as usize)
+        .filter(|&cpu| unsafe { libc::CPU_ISSET(cpu, &set) })
+        .collect()
+}
+
+/// `ludus match ARGS` run on the processors `cpus` only (its affinity, which the engines
+/// inherit and `available_parallelism` reports); returns its output.
+fn run_on_cpus(cpus: &[usize], args: &[String]) -> Output {
+    // SAFETY: as in `allowed_cpus`; CPU_SET adds processors below CPU_SETSIZE.
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    for &cpu in cpus {
+        unsafe { libc::CPU_SET(cpu, &mut set) };
+    }
+    let mut cmd = ludus_match(args);
+    // SAFETY: the closure only makes the sched_setaffinity system call (async-signal-safe)
+    // on a set built before the fork.
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(&mut cmd, move || {
+            let size = std::mem::size_of::<libc::cpu_set_t>();
+            match libc::sched_setaffinity(0, size, &set) {
+                0 => Ok(()),
+                _ => Err(std::io::Error::last_os_error()),
+            }
+        });
+    }
+    cmd.output().unwrap()
+}
+
+/// Issue 57 F7: pondering needs a core per engine. With `ponder=on`, both engines of a game
+/// search at once, so a game takes two cores: `ludus match` warns once on stderr (not once
+/// per worker, and with `--quiet` too) when the games at once need more cores than it may
+/// run on, and says nothing when they fit or when no engine ponders.
+#[test]
+fn pondering_beyond_the_cores_is_warned_about_once() {
+    let cpus = allowed_cpus();
+    let warning = |games: usize, cores: usize| {
+        format!(
+            "ludus match: warning: with ponder=on both engines of a game search at once: \
+             {games} game(s) at once need {} cores, and this machine has {cores}; engines short \
+             of a core lose on time (lower --concurrency; docs/referee.md, \"Pondering\")\n",
+            2 * games
+        )
+    };
+    let mut cases = vec![
+        // One core: one pondering game needs two; two games at once need four.
+        (1, "ponder=on", 1, warning(1, 1)),
+        (1, "ponder=on", 2, warning(2, 1)),
+        // No engine ponders: two games on one core are the user's choice, no warning.
+        (1, "ponder=off", 2, String::new()),
+    ];
+    // What the referee sees is its affinity, capped by a CPU quota (a container's) if any.
+    let usable = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cpus.len() >= 2 && usable >= 2 {
+        // Two cores: one pondering game fits, two do not.
+        cases.push((2, "ponder=on", 1, String::new()));
+        cases.push((2, "ponder=on", 2, warning(2, 2)));
+    }
+    for (cores, ponder, concurrency, expected) in cases {
+        let mut args = words(&format!(
+            "--game sight --games 4 --maxplies 6 --quiet --concurrency {concurrency} \
+             --engine cmd={LUDUS} name=a {ponder} --engine cmd={LUDUS} name=b"
+        ));
+        args.extend(words("--each nodes=200 option.SolvedBook=false"));
+        let out = run_on_cpus(&cpus[..cores], &args);
+        assert!(out.status.success(), "{out:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            expected,
+            "{cores} core(s), {ponder}, --concurrency {concurrency}"
+        );
+    }
+}

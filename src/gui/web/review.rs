@@ -82,7 +82,7 @@ pub fn review_json(session: &Session) -> Value {
     let Some(r) = session.review_shown() else {
         return Value::Null;
     };
-    let reviews = review_moves(&r.moves, &r.movers, &r.answers, r.outcome);
+    let reviews = review_moves(&r.moves, &r.to_move, &r.answers, r.outcome);
     let moves: Vec<Value> = reviews
         .iter()
         .enumerate()
@@ -100,15 +100,20 @@ pub fn review_json(session: &Session) -> Value {
                 "best_score": m.best_score.map(|s| s.to_string()),
                 "best_wdl": r.answers.get(i).and_then(|a| a.wdl),
                 "after": m.after.map(|a| a.to_string()),
-                "after_wdl": r.answers.get(i + 1).and_then(|a| a.wdl).map(turned),
+                "after_wdl": r.answers.get(i + 1).and_then(|a| a.wdl).map(|wdl| {
+                    match r.to_move.get(i + 1) == r.to_move.get(i) {
+                        true => wdl,
+                        false => turned(wdl),
+                    }
+                }),
             })
         })
         .collect();
     let mut graph: Vec<Value> = (0..=r.moves.len())
-        .map(|i| match (r.answers.get(i), r.p1.get(i)) {
-            (Some(answer), Some(&p1)) => answer.score.map_or(
+        .map(|i| match (r.answers.get(i), r.to_move.get(i)) {
+            (Some(answer), Some(&side)) => answer.score.map_or(
                 Value::Null,
-                |s| json!({ "score": score_json(s), "wdl": answer.wdl, "p1": p1 }),
+                |s| json!({ "score": score_json(s), "wdl": answer.wdl, "p1": side == Player::One }),
             ),
             _ => Value::Null,
         })
@@ -184,12 +189,12 @@ pub fn review(state: &mut State, request: &ReviewRequest) -> Reply {
         number: s.review_gen,
         limit: limit.clone(),
         moves: s.moves.iter().map(|m| m.text.clone()).collect(),
-        movers: s
-            .moves
-            .iter()
-            .map(|m| if m.by_p1 { Player::One } else { Player::Two })
+        to_move: (0..=s.moves.len())
+            .map(|i| match s.p1_to_move(i) {
+                true => Player::One,
+                false => Player::Two,
+            })
             .collect(),
-        p1: (0..=s.moves.len()).map(|i| s.p1_to_move(i)).collect(),
         outcome,
         answers: Vec::new(),
         running: true,
@@ -245,5 +250,82 @@ pub fn ended(state: &mut State, tag: Tag, result: Result<(), String>) -> Change 
         Change::Unchanged
     } else {
         Change::Changed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gui::web::session::Played;
+    use crate::gui::web::settings::Settings;
+
+    fn answer(mv: &str, score: ReportedScore, wdl: [u32; 3]) -> Answer {
+        Answer {
+            mv: mv.into(),
+            elapsed_ms: 0,
+            score: Some(score),
+            depth: Some(2),
+            wdl: Some(wdl),
+            ponder: None,
+        }
+    }
+
+    /// Issue 57 F9 on the page: Isaac's `x5v42+5 pass`, then Light moves twice in a row. The
+    /// score and the chances after a move are turned to the mover's side by who is to move
+    /// next: as they are when Light moves again.
+    #[test]
+    fn a_player_moving_again_keeps_the_next_positions_view() {
+        let mut s = Session::new(Settings {
+            game: crate::game::GameId::Isaac,
+            ..Settings::default()
+        });
+        // Light (player two) moves, Dark passes, Light moves twice; Light is to move after.
+        let moves = [
+            ("x5v42+5", false),
+            ("pass", true),
+            ("x6h10+8", false),
+            ("x7v08+6", false),
+        ];
+        for (m, by_p1) in moves {
+            s.push(Played::new(m, by_p1));
+        }
+        let (dark, light) = (Player::One, Player::Two);
+        let mate = ReportedScore::Mate;
+        s.review = Some(Review {
+            number: 1,
+            limit: "depth 2".into(),
+            moves: moves.iter().map(|(m, _)| m.to_string()).collect(),
+            to_move: vec![light, dark, light, light, light],
+            outcome: None,
+            answers: vec![
+                answer("x5v42+5", mate(2), [900, 0, 100]),
+                answer("pass", mate(-1), [0, 0, 1000]),
+                answer("x6h10+5", mate(-2), [10, 0, 990]),
+                answer("x7v08+6", mate(-1), [0, 5, 995]),
+                answer("x3h55+1", mate(-1), [1, 0, 999]),
+            ],
+            running: false,
+            error: None,
+        });
+        let json = review_json(&s);
+        let field = |i: usize, name: &str| json["moves"][i][name].clone();
+        let after: Vec<Value> = (0..4).map(|i| field(i, "after")).collect();
+        assert_eq!(
+            after,
+            [json!("+M1"), json!("+M2"), json!("-M1"), json!("-M1")]
+        );
+        let after_wdl: Vec<Value> = (0..4).map(|i| field(i, "after_wdl")).collect();
+        assert_eq!(
+            after_wdl,
+            [
+                json!([1000, 0, 0]),
+                json!([990, 0, 10]),
+                json!([0, 5, 995]),
+                json!([1, 0, 999])
+            ]
+        );
+        let p1: Vec<Value> = (0..5).map(|i| json["graph"][i]["p1"].clone()).collect();
+        let (t, f) = (json!(true), json!(false));
+        assert_eq!(p1, [f.clone(), t, f.clone(), f.clone(), f]);
     }
 }

@@ -62,10 +62,10 @@ pub struct Review {
     pub limit: String,
     /// The moves reviewed.
     pub moves: Vec<String>,
-    /// Who made each of them.
-    pub movers: Vec<Player>,
-    /// Whether player one is to move in each position searched.
-    pub p1: Vec<bool>,
+    /// The side to move in each position, from the start to the one after the last move:
+    /// who made each move, and who is to move after it (the same player again after the
+    /// other passed, in Isaac).
+    pub to_move: Vec<Player>,
     /// How the game ended by the rules after the last move (then its position is not
     /// searched).
     pub outcome: Option<Outcome>,
