@@ -195,8 +195,9 @@ fn input_conventions_cr_blank_tabs_case_and_invalid_utf8() {
     // A NUL byte is just a character of an unknown command.
     engine.send_bytes(b"\x00\n");
     engine.expect_line("info string error unknown-command '\u{0}' (try help)");
-    // `ponderhit` is accepted and ignored.
+    // `ponderhit` with no ponder search under way searches nothing and says so.
     engine.send("ponderhit");
+    engine.expect_line("info string ponderhit ignored: no ponder search under way");
     engine.assert_ready();
     engine.quit(Duration::from_secs(10));
 }
