@@ -343,7 +343,7 @@ impl RefPos {
     }
 
     /// [`RefPos::status`], given the side to move's moves (ignoring status).
-    fn status_given(&self, moves: &[RefMove]) -> Option<RefResult> {
+    pub fn status_given(&self, moves: &[RefMove]) -> Option<RefResult> {
         let s = self.side;
         let o = 1 - s;
         match (self.has_pentagon(s), self.has_pentagon(o)) {

@@ -9,8 +9,9 @@
 //! The solved book is off: its claims (Sight 5×5) are proven by the certificate it comes with
 //! (docs/solved.md) and would cost this judge minutes each.
 //!
-//! `LUDUS_MATE_CLAIMS=N` sets the positions per game (default 150 here); docs/benchmarks.md
-//! gives the long run (20,000 a game) and its counts.
+//! `LUDUS_MATE_CLAIMS=N` sets the positions per game (default 150 here), and
+//! `LUDUS_MATE_CLAIMS_FROM=K` skips the first K of them (a long run split in parts that run side
+//! by side); docs/benchmarks.md gives the long run (20,000 a game) and its counts.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -36,11 +37,29 @@ trait Judged: Clone {
     fn result(&self) -> Option<Option<usize>>;
     /// Every position one legal move away.
     fn children(&self) -> Vec<Self>;
+    /// [`Judged::result`], else [`Judged::children`] (for a game whose status needs its moves,
+    /// both from one list of moves).
+    fn expand(&self) -> Result<Option<usize>, Vec<Self>> {
+        match self.result() {
+            Some(r) => Ok(r),
+            None => Err(self.children()),
+        }
+    }
+    /// How promising this position (just reached by a move of `winner`) looks for `winner`:
+    /// lower first. Only the order of the judge's tries depends on it, never a verdict.
+    fn promise(&self, winner: usize) -> usize;
 }
 
 impl Judged for RefPos {
     fn key(&self) -> String {
         self.to_tfn()
+    }
+    /// The opponent's pieces left: captures first.
+    fn promise(&self, winner: usize) -> usize {
+        crate::common::tactigon_reference::all_cells()
+            .into_iter()
+            .filter(|&c| self.at(c).is_some_and(|p| p.side != winner))
+            .count()
     }
     fn mover(&self) -> usize {
         self.side
@@ -61,11 +80,30 @@ impl Judged for RefPos {
             })
             .collect()
     }
+    fn expand(&self) -> Result<Option<usize>, Vec<Self>> {
+        let moves = self.moves_ignoring_status();
+        match self.status_given(&moves) {
+            Some(RefResult::Win(p, _)) => Ok(Some(p)),
+            Some(RefResult::Draw(_)) => Ok(None),
+            None => Err(moves
+                .into_iter()
+                .map(|m| {
+                    let mut c = self.clone();
+                    c.apply(m);
+                    c
+                })
+                .collect()),
+        }
+    }
 }
 
 impl Judged for RefSight {
     fn key(&self) -> String {
         self.to_spn()
+    }
+    /// The opponent's legal moves: a player with none has lost.
+    fn promise(&self, _winner: usize) -> usize {
+        self.legal_moves().len()
     }
     fn mover(&self) -> usize {
         (self.to_move == Colour::Black) as usize
@@ -91,6 +129,10 @@ impl Judged for RefSight {
 impl Judged for RefIsaac {
     fn key(&self) -> String {
         self.to_fen()
+    }
+    /// Isaac's moves are tried in the reference's order.
+    fn promise(&self, _winner: usize) -> usize {
+        0
     }
     fn mover(&self) -> usize {
         self.to_move
@@ -153,8 +195,8 @@ fn sight_from_spn(spn: &str) -> RefSight {
 }
 
 /// The judge: whether `winner` forces a win from a position within a number of plies: a
-/// plain AND/OR minimax, deepened a ply at a time, that tries first the moves leaving the
-/// opponent fewest replies. Memoised on what is known of each position (by a 64-bit hash of its
+/// plain AND/OR minimax, deepened a ply at a time, that tries the most promising moves first
+/// ([`Judged::promise`]). Memoised on what is known of each position (by a 64-bit hash of its
 /// text): the most plies known not to suffice and the fewest known to.
 struct Judge {
     memo: HashMap<(u64, usize), (u32, u32)>,
@@ -163,7 +205,7 @@ struct Judge {
 }
 
 /// Positions one claim may expand before the judge gives up on it (counted as unjudged).
-const JUDGE_BUDGET: u64 = 30_000_000;
+const JUDGE_BUDGET: u64 = 3_000_000;
 
 fn text_hash(text: &str) -> u64 {
     use std::hash::{Hash, Hasher};
@@ -188,12 +230,13 @@ impl Judge {
         plies: u32,
         budget: &mut u64,
     ) -> Option<bool> {
-        if let Some(result) = pos.result() {
-            return Some(result == Some(winner));
-        }
         if plies == 0 {
-            return Some(false);
+            return Some(pos.result() == Some(Some(winner)));
         }
+        let mut children = match pos.expand() {
+            Ok(result) => return Some(result == Some(winner)),
+            Err(children) => children,
+        };
         let key = (text_hash(&pos.key()), winner);
         let (fails, wins) = self.memo.get(&key).copied().unwrap_or((0, u32::MAX));
         if plies >= wins {
@@ -207,11 +250,9 @@ impl Judge {
         }
         *budget -= 1;
         self.nodes += 1;
-        let mut children = pos.children();
         let mine = pos.mover() == winner;
         if mine && plies > 2 {
-            // Moves that leave the opponent fewest replies first (a win often does).
-            children.sort_by_cached_key(|c| c.children().len());
+            children.sort_by_cached_key(|c| c.promise(winner));
         }
         let mut won = !mine;
         for c in &children {
@@ -323,7 +364,15 @@ fn mate_claims(lines: &[String]) -> Vec<i64> {
 
 /// Searches `count` positions of `game` and judges every mate claim with `reference`.
 fn check_game<P: Judged>(game: &str, count: usize, reference: impl Fn(&str) -> P) -> Counts {
-    let positions = datagen_positions(game, count);
+    // `LUDUS_MATE_CLAIMS_FROM=K`: only the positions from the K-th on (a run split in parts).
+    let from = std::env::var("LUDUS_MATE_CLAIMS_FROM")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let positions: Vec<String> = datagen_positions(game, count)
+        .into_iter()
+        .skip(from)
+        .collect();
     let mut engine = Engine::spawn_with_args(&["--game", game]);
     // The solved book's claims are proven by its certificate (docs/solved.md, checked by
     // `ludus solve check`); here the searches' own claims are judged.
@@ -344,6 +393,16 @@ fn check_game<P: Judged>(game: &str, count: usize, reference: impl Fn(&str) -> P
         engine.send(&format!("go nodes {nodes}"));
         let lines = engine.read_until_within(Duration::from_secs(120), "bestmove", is_bestmove);
         counts.positions += 1;
+        if counts.positions % 1000 == 0 {
+            eprintln!(
+                "mate claims: {game}: {} of {} positions, {} claims, {} false, {} unjudged so far",
+                counts.positions,
+                positions.len(),
+                counts.claims,
+                counts.false_claims.len(),
+                counts.unjudged.len()
+            );
+        }
         let claims = mate_claims(&lines);
         if claims.is_empty() {
             continue;
