@@ -71,28 +71,14 @@ impl Judged for RefPos {
         }
     }
     fn children(&self) -> Vec<Self> {
-        self.legal_moves()
-            .into_iter()
-            .map(|m| {
-                let mut c = self.clone();
-                c.apply(m);
-                c
-            })
-            .collect()
+        successors(self, self.legal_moves(), RefPos::apply)
     }
     fn expand(&self) -> Result<Option<usize>, Vec<Self>> {
         let moves = self.moves_ignoring_status();
         match self.status_given(&moves) {
             Some(RefResult::Win(p, _)) => Ok(Some(p)),
             Some(RefResult::Draw(_)) => Ok(None),
-            None => Err(moves
-                .into_iter()
-                .map(|m| {
-                    let mut c = self.clone();
-                    c.apply(m);
-                    c
-                })
-                .collect()),
+            None => Err(successors(self, moves, RefPos::apply)),
         }
     }
 }
@@ -115,14 +101,7 @@ impl Judged for RefSight {
             .then_some(Some(1 - self.mover()))
     }
     fn children(&self) -> Vec<Self> {
-        self.legal_moves()
-            .into_iter()
-            .map(|m| {
-                let mut c = self.clone();
-                c.play(m);
-                c
-            })
-            .collect()
+        successors(self, self.legal_moves(), RefSight::play)
     }
 }
 
@@ -141,15 +120,20 @@ impl Judged for RefIsaac {
         (self.phase == RefPhase::Ended).then(|| Some(self.winner()))
     }
     fn children(&self) -> Vec<Self> {
-        self.legal_moves()
-            .into_iter()
-            .map(|m| {
-                let mut c = self.clone();
-                c.play(m);
-                c
-            })
-            .collect()
+        successors(self, self.legal_moves(), RefIsaac::play)
     }
+}
+
+/// The positions `moves` lead to from `pos`, each played by `play`.
+fn successors<P: Clone, M>(pos: &P, moves: Vec<M>, play: impl Fn(&mut P, M)) -> Vec<P> {
+    moves
+        .into_iter()
+        .map(|m| {
+            let mut child = pos.clone();
+            play(&mut child, m);
+            child
+        })
+        .collect()
 }
 
 /// Reads an SPN (docs/rules/sight.md §8.1) into the reference, written here so that the judge
