@@ -188,8 +188,14 @@ struct Judge {
     nodes: u64,
 }
 
-/// Positions one claim may expand before the judge gives up on it (counted as unjudged).
-const JUDGE_BUDGET: u64 = 3_000_000;
+/// Positions one claim may expand before the judge gives up on it (counted as unjudged);
+/// `LUDUS_MATE_CLAIMS_BUDGET` sets another.
+fn judge_budget() -> u64 {
+    std::env::var("LUDUS_MATE_CLAIMS_BUDGET")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3_000_000)
+}
 
 fn text_hash(text: &str) -> u64 {
     use std::hash::{Hash, Hasher};
@@ -264,7 +270,7 @@ impl Judge {
         let plies = (2 * n.unsigned_abs()) as u32;
         let me = pos.mover();
         let winner = if n > 0 { me } else { 1 - me };
-        let mut budget = JUDGE_BUDGET;
+        let mut budget = judge_budget();
         // Deepened a ply at a time: the shallow passes fill the memo for the deep one.
         for depth in 1..plies {
             if self.forces_win(pos, winner, depth, &mut budget)? {
@@ -466,4 +472,43 @@ fn isaac_mate_claims_are_true() {
         RefIsaac::from_fen(fen, rules).expect("the reference reads the position")
     });
     report("isaac", &counts);
+}
+
+/// Judges the claims listed in the file `LUDUS_MATE_CLAIMS_JUDGE` (one a line:
+/// `GAME<TAB>N<TAB>POSITION`, as the long run's "unjudged" lines give them) with the budget of
+/// `LUDUS_MATE_CLAIMS_BUDGET`: the claims a run left unjudged, judged again with more room.
+#[test]
+#[ignore = "on request: LUDUS_MATE_CLAIMS_JUDGE=FILE"]
+fn listed_mate_claims_are_true() {
+    let Some(file) = std::env::var_os("LUDUS_MATE_CLAIMS_JUDGE") else {
+        return;
+    };
+    let text = std::fs::read_to_string(file).expect("the list of claims");
+    let mut judge = Judge::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [game, n, fen] = fields[..] else {
+            panic!("not GAME<TAB>N<TAB>POSITION: {line}");
+        };
+        let n: i64 = n.parse().expect("a mate count");
+        let start = std::time::Instant::now();
+        let verdict = match game {
+            "tactigon" => judge.holds(
+                &RefPos::from_tfn(fen, tactigon_rules(base())).expect("reads"),
+                n,
+            ),
+            "sight" => judge.holds(&sight_from_spn(fen), n),
+            "isaac" => judge.holds(
+                &RefIsaac::from_fen(fen, isaac_rules(official())).expect("reads"),
+                n,
+            ),
+            _ => panic!("no game {game}"),
+        };
+        eprintln!(
+            "mate claims: {game} mate {n} in {fen}: {verdict:?} ({} judge nodes so far, {:?})",
+            judge.nodes,
+            start.elapsed()
+        );
+        assert_ne!(verdict, Some(false), "a false claim: mate {n} in {fen}");
+    }
 }
