@@ -18,7 +18,8 @@
 //!   and errors of the long runs);
 //! - their users: [`referee`] (`ludus match`), [`gui`] (`ludus web`, `ludus play`),
 //!   [`datagen`] (`ludus datagen`), [`train`] (`ludus train`, with the cargo feature
-//!   `train`) and [`wdl`] (`ludus wdl`: the win/draw/loss model fitted to datagen's games).
+//!   `train`), [`learn`] (`ludus learn`: the self-play → train → gate → promote loop that
+//!   runs those commands) and [`wdl`] (`ludus wdl`: the win/draw/loss model fitted to datagen's games).
 //!
 //! Using the rules and the search as a library:
 //!
@@ -47,6 +48,7 @@ pub mod exit_status;
 pub mod files;
 pub mod game;
 pub mod gui;
+pub mod learn;
 pub mod lines;
 pub mod machine;
 pub mod net;

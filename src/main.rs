@@ -173,6 +173,11 @@ enum Command {
     /// Train a net for the game from datagen files (needs a build with `--features train`;
     /// see docs/training.md).
     Train(Box<ludus::train::TrainArgs>),
+    /// The learning loop: generation after generation, self-play with the best net, a
+    /// candidate trained on it, gates (an SPRT at fixed nodes, then a short clock), promotion,
+    /// a ledger and a chart; resumes where it stopped (needs `--features train`; see
+    /// docs/training.md).
+    Learn(Box<ludus::learn::LearnArgs>),
     /// The win/draw/loss model of `UCI_ShowWDL`: `wdl fit` fits it to datagen files and
     /// prints the game's constants, `wdl check` compares the built-in one with held-out games
     /// (see docs/wdl.md).
@@ -366,6 +371,12 @@ fn main() -> ExitCode {
         }
         Some(Command::Wdl(command)) => ludus::wdl::run(*command, game, &mut std::io::stdout()),
         Some(Command::Train(args)) => ludus::train::run(&args, game, &mut std::io::stdout()),
+        Some(Command::Learn(args)) => ludus::learn::run(
+            &args,
+            chosen,
+            std::io::stdout().is_terminal(),
+            &mut std::io::stdout(),
+        ),
         Some(Command::Solve(command)) => {
             ludus::solve::cli::run(*command, chosen, &mut std::io::stdout())
         }

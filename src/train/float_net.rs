@@ -47,6 +47,44 @@ impl FloatNet {
         }
     }
 
+    /// The float twin of an integer net (its weights divided by their quantisation factors):
+    /// where a warm-started training run (`ludus train --init`) begins.
+    pub fn from_net(net: &Net) -> FloatNet {
+        let qa = QA as f32;
+        let qb = QB as f32;
+        FloatNet {
+            inputs: net.header.inputs,
+            hidden: net.header.hidden,
+            w: net
+                .input_weights
+                .iter()
+                .map(|&x| f32::from(x) / qa)
+                .collect(),
+            b: net.hidden_bias.iter().map(|&x| f32::from(x) / qa).collect(),
+            wo: net
+                .output_weights
+                .iter()
+                .map(|&x| f32::from(x) / qb)
+                .collect(),
+            bo: net.output_bias as f32 / (qa * qb),
+        }
+    }
+
+    /// The net over the inputs `used` only (see [`super::data::compact`]), input `used[i]`
+    /// becoming input `i`: what [`FloatNet::expand`] undoes.
+    pub fn select(&self, used: &[u16]) -> FloatNet {
+        let h = self.hidden;
+        let mut w = Vec::with_capacity(used.len() * h);
+        for &f in used {
+            w.extend_from_slice(&self.w[usize::from(f) * h..][..h]);
+        }
+        FloatNet {
+            inputs: used.len(),
+            w,
+            ..self.clone()
+        }
+    }
+
     /// The net over all `inputs` of a net trained over the inputs `used` (see
     /// [`super::data::compact`]): the inputs the data never had get zero weights.
     pub fn expand(&self, used: &[u16], inputs: usize) -> FloatNet {

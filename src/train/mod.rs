@@ -74,6 +74,11 @@ pub struct TrainArgs {
     /// learns a correction to the hand-written evaluation, and starts out as exactly it).
     #[arg(long, default_value = "none", value_parser = base_parser())]
     pub base: NetBase,
+    /// Start from the weights of this net file (a warm start: the next generation of a
+    /// learning loop goes on from the current best) instead of random ones. Its hidden size
+    /// and base must be the run's; its scale is the run's unless `--scale` says otherwise.
+    #[arg(long, value_name = "NET")]
+    pub init: Option<PathBuf>,
 }
 
 /// `--base`'s parser: the words of [`NetBase`], listed in the help.

@@ -38,6 +38,10 @@ pub struct Hyper {
     pub seed: u64,
     /// What the net's output is added to.
     pub base: NetBase,
+    /// The weights to start from instead of random ones (`ludus train --init`), over the
+    /// data's used inputs, and a tag of them (the checksum of the net file they came from)
+    /// that the checkpoint keeps, so that a resume never mixes two starting points.
+    pub init: Option<(u64, FloatNet)>,
 }
 
 impl Hyper {
@@ -53,7 +57,10 @@ impl Hyper {
             self.scale,
             self.seed,
             self.base.name()
-        )
+        ) + &self
+            .init
+            .as_ref()
+            .map_or(String::new(), |(tag, _)| format!(" init={tag:016x}"))
     }
 }
 
@@ -201,7 +208,16 @@ pub fn train(
     };
     let start = match &resumed {
         Some(c) => c.net.clone(),
-        None => FloatNet::random(inputs, hyper.hidden, hyper.seed, hyper.base),
+        None => match &hyper.init {
+            Some((_, net)) if net.inputs == inputs && net.hidden == hyper.hidden => net.clone(),
+            Some((_, net)) => {
+                return Err(format!(
+                    "the starting net has {} inputs and {} hidden units, the run {inputs} and {}",
+                    net.inputs, net.hidden, hyper.hidden
+                ));
+            }
+            None => FloatNet::random(inputs, hyper.hidden, hyper.seed, hyper.base),
+        },
     };
     let model = Model::new(&start, &dev).map_err(candle)?;
     let mut optimiser = Adam::new(model.vars(), hyper.lr).map_err(candle)?;
@@ -327,6 +343,7 @@ mod tests {
             scale: 100.0,
             seed: 5,
             base,
+            init: None,
         }
     }
 

@@ -32,9 +32,15 @@ fn train_for<G: Searchable>(args: &TrainArgs, out: &mut dyn Write) -> Result<(),
     let started = std::time::Instant::now();
     let (mut train, mut valid) = data::load::<G>(&args.data, args.validation_every)?;
     let used = data::compact(&mut [&mut train, &mut valid], G::NET_INPUTS);
-    // Whole units, as the net file holds it (the engine scales by the file's value).
+    let init = match &args.init {
+        Some(path) => Some(starting_net::<G>(path, args)?),
+        None => None,
+    };
+    // Whole units, as the net file holds it (the engine scales by the file's value). A warm
+    // start keeps its net's scale: its logits mean that.
     let scale = args
         .scale
+        .or(init.as_ref().map(|(_, net)| net.header.scale as f32))
         .unwrap_or_else(|| train.fit_scale())
         .round()
         .max(1.0);
@@ -57,6 +63,7 @@ fn train_for<G: Searchable>(args: &TrainArgs, out: &mut dyn Write) -> Result<(),
         scale,
         seed: args.seed,
         base: args.base,
+        init: init.map(|(tag, net)| (tag, FloatNet::from_net(&net).select(&used))),
     };
     let _ = writeln!(
         out,
@@ -94,6 +101,38 @@ fn train_for<G: Searchable>(args: &TrainArgs, out: &mut dyn Write) -> Result<(),
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// The largest net file `--init` reads (Isaac's 64-hidden net is 292 KB).
+const MAX_INIT_BYTES: u64 = 256 << 20;
+
+/// The net of `--init`, checked against the game and the run's hidden size and base, with
+/// the checksum of its file.
+fn starting_net<G: Searchable>(
+    path: &Path,
+    args: &TrainArgs,
+) -> Result<(u64, crate::net::file::Net), String> {
+    let name = path.display();
+    let bytes = crate::files::read_regular(path, MAX_INIT_BYTES)
+        .map_err(|e| format!("--init {name}: {e}"))?;
+    let net =
+        crate::net::file::Net::from_bytes(&bytes).map_err(|e| format!("--init {name}: {e}"))?;
+    net.check_fits(G::NAME, G::NET_FEATURES, G::NET_INPUTS)
+        .map_err(|e| format!("--init {name}: {e}"))?;
+    if net.header.hidden != args.hidden {
+        return Err(format!(
+            "--init {name} has {} hidden units, the run {} (--hidden)",
+            net.header.hidden, args.hidden
+        ));
+    }
+    if net.header.base != args.base {
+        return Err(format!(
+            "--init {name} is on the base {}, the run on {} (--base)",
+            net.header.base.name(),
+            args.base.name()
+        ));
+    }
+    Ok((crate::files::fnv1a64(&bytes), net))
 }
 
 /// Where the check file of the net at `net` goes: `<net>.check`.

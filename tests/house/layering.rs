@@ -95,6 +95,19 @@ const ALLOWED: &[(&str, &[&str])] = &[
         ],
     ),
     ("wdl", &["game", "datagen", "runs"]),
+    (
+        "learn",
+        &[
+            "game",
+            "net",
+            "datagen",
+            "referee",
+            "record",
+            "runs",
+            "exit_status",
+            "files",
+        ],
+    ),
 ];
 
 fn src() -> PathBuf {

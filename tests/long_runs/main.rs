@@ -6,6 +6,7 @@
 mod common;
 
 mod datagen;
+mod learn;
 mod mate_claims;
 mod sight_certificate;
 mod sight_hints;
