@@ -177,7 +177,7 @@ enum Command {
     /// candidate trained on it, gates (an SPRT at fixed nodes, then a short clock), promotion,
     /// a ledger and a chart; resumes where it stopped (needs `--features train`; see
     /// docs/training.md).
-    Learn(Box<ludus::learn::LearnArgs>),
+    Learn(Box<ludus::learn::LearnCommand>),
     /// The win/draw/loss model of `UCI_ShowWDL`: `wdl fit` fits it to datagen files and
     /// prints the game's constants, `wdl check` compares the built-in one with held-out games
     /// (see docs/wdl.md).

@@ -7,6 +7,8 @@
 #   submit.sh solve   OUT N [ludus solve arguments...]
 #   submit.sh check   OUT N CERTIFICATE [ludus solve check arguments...]
 #   submit.sh resume  OUT RUN [TASKS]
+#   submit.sh learn   OUT [ludus learn flags...]    the learning loop: see learn.sh
+#   submit.sh resume  OUT learn [--generations N] [--hours H] [--max-rejections K]
 #
 # A new run copies the ludus binary ($LUDUS, else `ludus` on PATH) to OUT/bin/ludus (match
 # engines can be `cmd=bin/ludus`: the jobs run in OUT) and, for check, the certificate to
@@ -39,7 +41,7 @@ die() {
 }
 
 usage() {
-  sed -n '5,9p' "${BASH_SOURCE[0]}" | sed 's/^# *//' >&2
+  sed -n '5,11p' "${BASH_SOURCE[0]}" | sed 's/^# *//' >&2
   exit 2
 }
 
@@ -280,8 +282,13 @@ new_run() {
 # ---------------------------------------------------------------- resume
 
 resume() {
-  (($# >= 2 && $# <= 3)) || usage
+  (($# >= 2)) || usage
+  [[ ${2-} == learn ]] || (($# <= 3)) || usage
   local given=$1 run=$2 spec=${3-} out n
+  if [[ $run == learn ]]; then
+    shift 2
+    exec bash "$here/learn.sh" resume "$given" "$@"
+  fi
   case $run in match | datagen | solve | check) ;; *) die "unknown run '$run': match, datagen, solve or check" ;; esac
   resolve_out "$given"
   [[ -d $out ]] || die "no output folder $out"
@@ -374,6 +381,11 @@ match | datagen | solve | check)
 resume)
   shift
   resume "$@"
+  ;;
+learn)
+  (($# >= 2)) || usage
+  shift
+  exec bash "$here/learn.sh" new "$@"
   ;;
 -h | --help) usage ;;
 *) usage ;;

@@ -14,6 +14,7 @@ use super::gate::{self, Kind, Side};
 use super::layout::{RunDir, StepDone, Steps, check_of, copy_atomic, write_atomic};
 use super::ledger::{Elo, GateResult, GenerationLine, Ledger, Line, StopLine, now};
 use super::stats;
+use crate::runs::Shard;
 
 /// When the loop stops.
 #[derive(Clone, Copy, Debug, Default)]
@@ -76,13 +77,13 @@ impl<'a, 'b> Driver<'a, 'b> {
         }
     }
 
-    fn say(&mut self, text: &str) -> Result<(), String> {
+    pub fn say(&mut self, text: &str) -> Result<(), String> {
         self.progress
             .line(text)
             .map_err(|e| format!("cannot write progress: {e}"))
     }
 
-    fn stopped(&mut self, rule: &str, reason: &str, last: u32) -> Result<(), String> {
+    pub fn stopped(&mut self, rule: &str, reason: &str, last: u32) -> Result<(), String> {
         let ledger = Ledger::read(&self.run)?;
         let already = matches!(ledger.lines.last(), Some(Line::Stop(s)) if s.rule == rule && s.after_generation == last);
         if !already {
@@ -105,7 +106,7 @@ impl<'a, 'b> Driver<'a, 'b> {
     }
 
     /// The stop rule that holds now, if one does (with `extra` seconds not yet recorded).
-    fn stop_rule(&self, ledger: &Ledger, extra: f64) -> Option<(&'static str, String)> {
+    pub fn stop_rule(&self, ledger: &Ledger, extra: f64) -> Option<(&'static str, String)> {
         let last = ledger.last().map_or(0, |g| g.generation);
         if let Some(n) = self.stop.generations
             && last >= n
@@ -138,7 +139,7 @@ impl<'a, 'b> Driver<'a, 'b> {
 
     /// Generation 0: the starting net in the run folder, the openings book, and its ledger
     /// line (with its anchor match when it is a net).
-    fn start(&mut self) -> Result<(), String> {
+    pub fn start(&mut self) -> Result<(), String> {
         let ledger = Ledger::read(&self.run)?;
         if ledger.last().is_some() {
             return Ok(());
@@ -166,7 +167,7 @@ impl<'a, 'b> Driver<'a, 'b> {
             .map_err(|e| format!("{}: {e}", self.run.generation(0).display()))?;
         let anchor = match &start {
             Side::Hand => None,
-            Side::Net(_) => self.anchor(0, &start, &mut steps)?,
+            Side::Net(path) => self.anchor(0, &Side::Net(absolute(path)?), &mut steps)?,
         };
         let (net, best) = match &start {
             Side::Hand => ("hand".to_string(), "hand".to_string()),
@@ -192,19 +193,20 @@ impl<'a, 'b> Driver<'a, 'b> {
             ended: now(),
         };
         Ledger::append(&self.run, &Line::Generation(Box::new(line)))?;
-        self.say(&format!(
-            "learn: generation 0 is {} ({})",
-            self.config.start,
-            match &start {
-                Side::Hand => "the hand evaluation".to_string(),
-                Side::Net(p) => p.display().to_string(),
+        let said = match (&start, self.config.start.as_str()) {
+            (Side::Hand, "builtin") => {
+                "the hand evaluation (no net built in knows this variant)".to_string()
             }
-        ))?;
+            (Side::Hand, _) => "the hand evaluation".to_string(),
+            (Side::Net(p), "builtin") => format!("the built-in net ({})", p.display()),
+            (Side::Net(p), file) => format!("the net {file} ({})", p.display()),
+        };
+        self.say(&format!("learn: generation 0 is {said}"))?;
         super::chart::draw(&self.run, &self.config)
     }
 
     /// The best's side and name after the ledger's last line.
-    fn best(&self, ledger: &Ledger) -> Result<(Side, String, GenerationLine), String> {
+    pub fn best(&self, ledger: &Ledger) -> Result<(Side, String, GenerationLine), String> {
         let best = ledger
             .best()
             .ok_or_else(|| format!("{}: no generation 0", self.run.ledger().display()))?
@@ -218,7 +220,7 @@ impl<'a, 'b> Driver<'a, 'b> {
     }
 
     /// Runs one step (if not done) and records it. `work` returns what the step found.
-    fn step(
+    pub fn step(
         &mut self,
         g: u32,
         name: &str,
@@ -251,10 +253,8 @@ impl<'a, 'b> Driver<'a, 'b> {
 
     /// One generation: its steps not done yet, then its ledger line.
     fn generation(&mut self, g: u32, ledger: &Ledger) -> Result<(), String> {
-        let (best, best_name, best_line) = self.best(ledger)?;
-        std::fs::create_dir_all(self.run.generation(g))
-            .map_err(|e| format!("{}: {e}", self.run.generation(g).display()))?;
-        let mut steps = Steps::read(&self.run, g)?;
+        let (best, best_name, _) = self.best(ledger)?;
+        let mut steps = self.open_generation(g)?;
         let previous = Steps::read(&self.run, g - 1).unwrap_or_default();
         self.say(&format!(
             "learn: generation {g}{}, the best is {best_name}",
@@ -265,91 +265,251 @@ impl<'a, 'b> Driver<'a, 'b> {
         ))?;
         let expect = |name: &str| previous.done.get(name).map(|s| s.seconds);
 
-        // Self-play.
-        let shards = self.config.datagen.shards;
-        let data: Vec<PathBuf> = (1..=shards)
-            .map(|k| self.run.file(g, &format!("data-{k}.bin")))
-            .collect();
+        let shards: Vec<u32> = (1..=self.config.datagen.shards).collect();
         let eta = expect("datagen");
         self.step(g, "datagen", &mut steps, &mut |d, tick| {
-            let specs = stats::datagen_specs(&d.config, &d.run, g, &best)?;
-            let games = d.config.datagen.games;
-            let logs: Vec<PathBuf> = specs.iter().map(|s| s.log.clone()).collect();
-            let label = format!("gen {g} datagen");
-            let exe = d.exe.clone();
-            children::run_all(
-                &exe,
-                &specs,
-                d.progress,
-                &label,
-                eta,
-                &mut || stats::datagen_status(&logs, games),
-                tick,
-            )?;
-            stats::data_found(&data)
+            d.datagen(g, &best, &shards, eta, tick)?;
+            stats::data_found(&d.data_files(g))
         })?;
-
-        // Training.
-        let candidate = self.run.file(g, "candidate.nnue");
         let eta = expect("train");
         self.step(g, "train", &mut steps, &mut |d, tick| {
-            let spec = stats::train_spec(&d.config, &d.run, g, &best, &candidate)?;
-            let epochs = d.config.train.epochs;
-            let log = spec.log.clone();
-            let exe = d.exe.clone();
-            children::run_all(
-                &exe,
-                std::slice::from_ref(&spec),
-                d.progress,
-                &format!("gen {g} train"),
-                eta,
-                &mut || stats::train_status(&log, epochs),
-                tick,
-            )?;
-            copy_atomic(&candidate, &d.run.net(g))?;
-            copy_atomic(&check_of(&candidate), &check_of(&d.run.net(g)))?;
-            let mut found = stats::train_found(&log)?;
-            let warm = spec.args.iter().any(|a| a == "--init");
-            found.found.insert("warm_start".into(), warm.into());
-            Ok(found)
+            d.train(g, &best, eta, tick)
         })?;
-
-        // The gates.
-        let me = Side::Net(absolute(&self.run.net(g))?);
-        let name = format!("gen-{g:03}");
         for (kind, step) in [(Kind::Nodes, "gate-nodes"), (Kind::Clock, "gate-clock")] {
             if kind == Kind::Clock && !gate_passed(&steps, "gate-nodes") {
                 break;
             }
             let eta = expect(step);
             self.step(g, step, &mut steps, &mut |d, tick| {
-                d.gate(g, step, kind, (&name, &me), (&best_name, &best), eta, tick)
+                d.gate(g, step, kind, &best, None, eta, tick)
             })?;
         }
-        let nodes = gate_of(&steps, "gate-nodes");
-        let clock = gate_of(&steps, "gate-clock");
+        self.finish(g, &mut steps, ledger)
+    }
+
+    /// Generation `g`'s folder made, and its steps read.
+    pub fn open_generation(&self, g: u32) -> Result<Steps, String> {
+        std::fs::create_dir_all(self.run.generation(g))
+            .map_err(|e| format!("{}: {e}", self.run.generation(g).display()))?;
+        Steps::read(&self.run, g)
+    }
+
+    /// Generation `g`'s self-play data files, one a shard.
+    pub fn data_files(&self, g: u32) -> Vec<PathBuf> {
+        (1..=self.config.datagen.shards)
+            .map(|k| self.run.file(g, &format!("data-{k}.bin")))
+            .collect()
+    }
+
+    /// Plays the self-play `shards` of generation `g` with `best`, side by side.
+    pub fn datagen(
+        &mut self,
+        g: u32,
+        best: &Side,
+        shards: &[u32],
+        eta: Option<f64>,
+        tick: Tick,
+    ) -> Result<(), String> {
+        let specs: Vec<ChildSpec> = stats::datagen_specs(&self.config, &self.run, g, best)?
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| shards.contains(&(*i as u32 + 1)))
+            .map(|(_, s)| s)
+            .collect();
+        let games =
+            self.config.datagen.games * shards.len() as u32 / self.config.datagen.shards.max(1);
+        let logs: Vec<PathBuf> = specs.iter().map(|s| s.log.clone()).collect();
+        let exe = self.exe.clone();
+        children::run_all(
+            &exe,
+            &specs,
+            self.progress,
+            &format!("gen {g} datagen"),
+            eta,
+            &mut || stats::datagen_status(&logs, games),
+            tick,
+        )
+    }
+
+    /// Trains generation `g`'s candidate (warm-started from `best` where it fits) and keeps
+    /// it as `nets/gen-NNN.nnue`.
+    pub fn train(
+        &mut self,
+        g: u32,
+        best: &Side,
+        eta: Option<f64>,
+        tick: Tick,
+    ) -> Result<StepDone, String> {
+        let candidate = self.run.file(g, "candidate.nnue");
+        let spec = stats::train_spec(&self.config, &self.run, g, best, &candidate)?;
+        let epochs = self.config.train.epochs;
+        let log = spec.log.clone();
+        let exe = self.exe.clone();
+        children::run_all(
+            &exe,
+            std::slice::from_ref(&spec),
+            self.progress,
+            &format!("gen {g} train"),
+            eta,
+            &mut || stats::train_status(&log, epochs),
+            tick,
+        )?;
+        copy_atomic(&candidate, &self.run.net(g))?;
+        copy_atomic(&check_of(&candidate), &check_of(&self.run.net(g)))?;
+        let mut found = stats::train_found(&log)?;
+        let warm = spec.args.iter().any(|a| a == "--init");
+        found.found.insert("warm_start".into(), warm.into());
+        Ok(found)
+    }
+
+    /// Generation `g`'s candidate against `best` in the gate `kind` (as step `step`): the
+    /// whole match, stopped early by its SPRT and judged; or with `shard`, that shard's share
+    /// of the games played to the end (judged later with the others, [`Driver::judge`]).
+    #[allow(clippy::too_many_arguments)]
+    pub fn gate(
+        &mut self,
+        g: u32,
+        step: &str,
+        kind: Kind,
+        best: &Side,
+        shard: Option<Shard>,
+        eta: Option<f64>,
+        tick: Tick,
+    ) -> Result<StepDone, String> {
+        let me = Side::Net(absolute(&self.run.net(g))?);
+        let (first, second) = match kind {
+            Kind::Anchor => (format!("gen-{g:03}"), "hand".to_string()),
+            _ => (format!("gen-{g:03}"), self.side_name(best)),
+        };
+        let second_side = if kind == Kind::Anchor {
+            &Side::Hand
+        } else {
+            best
+        };
+        let me = if g == 0 { best.clone() } else { me };
+        let plan = gate::plan(
+            &self.config,
+            kind,
+            &self.exe,
+            g,
+            (&first, &me),
+            (&second, second_side),
+            &absolute(&self.run.openings())?,
+        )?
+        .ok_or_else(|| format!("{step}: not configured"))?;
+        let piece = shard.map_or(String::new(), |s| format!("-{}", s.index));
+        let results = self.run.file(g, &format!("{step}{piece}.json"));
+        let record = self.run.file(g, &format!("{step}{piece}.pgn"));
+        let mut args = vec!["match".to_string()];
+        args.extend(plan.args.clone());
+        match shard {
+            Some(s) => args.extend(["--shard".into(), s.to_string()]),
+            None => args.extend(plan.sprt_args()),
+        }
+        args.extend([
+            "--results".into(),
+            results.display().to_string(),
+            "--pgnout".into(),
+            record.display().to_string(),
+            "--quiet".into(),
+        ]);
+        if std::fs::metadata(&record).is_ok_and(|m| m.len() > 0) {
+            args.push("--resume".into());
+        }
+        let spec = ChildSpec {
+            args,
+            log: self.run.file(g, &format!("{step}{piece}.log")),
+        };
+        let exe = self.exe.clone();
+        let rule = plan.rule;
+        let conditions = plan.conditions.clone();
+        let max = match kind {
+            Kind::Nodes => self.config.gate.max_games,
+            Kind::Clock => self.config.confirm.as_ref().map_or(1, |c| c.max_games),
+            Kind::Anchor => self.config.anchor_games,
+        };
+        let max = shard.map_or(max, |s| max.div_ceil(s.count));
+        children::run_all(
+            &exe,
+            std::slice::from_ref(&spec),
+            self.progress,
+            &format!("gen {g} {step}{piece}"),
+            eta,
+            &mut || stats::match_status(&results, rule, &conditions, max),
+            tick,
+        )?;
+        let mut found = StepDone::default();
+        if shard.is_none() {
+            let result = gate::judge(&results, rule, &plan.conditions)?;
+            found.found.insert(
+                "result".into(),
+                serde_json::to_value(&result).map_err(|e| e.to_string())?,
+            );
+        }
+        Ok(found)
+    }
+
+    /// The gate `kind` of generation `g` played in `count` shards (as step `step`), judged
+    /// over all of them.
+    pub fn judge(&self, g: u32, step: &str, kind: Kind, count: u64) -> Result<StepDone, String> {
+        let me = Side::Net(absolute(&self.run.net(g))?);
+        let plan = gate::plan(
+            &self.config,
+            kind,
+            &self.exe,
+            g,
+            ("a", &me),
+            ("b", &Side::Hand),
+            &self.run.openings(),
+        )?
+        .ok_or_else(|| format!("{step}: not configured"))?;
+        let paths: Vec<PathBuf> = (1..=count)
+            .map(|k| self.run.file(g, &format!("{step}-{k}.json")))
+            .collect();
+        let result = gate::judge_shards(&paths, plan.rule, plan.sprt, &plan.conditions)?;
+        let mut found = StepDone::default();
+        found.found.insert(
+            "result".into(),
+            serde_json::to_value(&result).map_err(|e| e.to_string())?,
+        );
+        Ok(found)
+    }
+
+    /// The name a gate gives the best: `gen-NNN`, or `hand`.
+    fn side_name(&self, best: &Side) -> String {
+        match best {
+            Side::Hand => "hand".into(),
+            Side::Net(path) => path
+                .file_stem()
+                .map_or("best".into(), |s| s.to_string_lossy().into_owned()),
+        }
+    }
+
+    /// Generation `g` after its gates: promotion, the anchor match of a new best, the
+    /// ledger line and the chart.
+    pub fn finish(&mut self, g: u32, steps: &mut Steps, ledger: &Ledger) -> Result<(), String> {
+        let (_, best_name, best_line) = self.best(ledger)?;
+        let name = format!("gen-{g:03}");
+        let nodes = gate_of(steps, "gate-nodes");
+        let clock = gate_of(steps, "gate-clock");
         let promoted = nodes.as_ref().is_some_and(|r| r.passed)
             && (self.config.confirm.is_none() || clock.as_ref().is_some_and(|r| r.passed));
-
-        // The anchor of a new best.
+        let me = Side::Net(absolute(&self.run.net(g))?);
         let anchor = if promoted {
-            self.anchor(g, &me, &mut steps)?
+            self.anchor(g, &me, steps)?
         } else {
             None
         };
         let gate_elo = nodes.as_ref().map_or(Elo::ZERO, |r| r.elo);
         let candidate_vs_gen0 = best_line.best_vs_gen0.then(gate_elo);
+        let shards = self.config.datagen.shards;
         let line = GenerationLine {
             generation: g,
             promoted,
-            best: if promoted {
-                name.clone()
-            } else {
-                best_name.clone()
-            },
+            best: if promoted { name } else { best_name },
             net: format!("nets/gen-{g:03}.nnue"),
-            data: found_of(&steps, "datagen", shards, 0),
-            train: found_of(&steps, "train", 1, self.config.train.epochs),
+            data: found_of(steps, "datagen", shards, 0),
+            train: found_of(steps, "train", 1, self.config.train.epochs),
             gate_nodes: nodes,
             gate_clock: clock,
             best_vs_hand: match (&anchor, promoted) {
@@ -364,7 +524,7 @@ impl<'a, 'b> Driver<'a, 'b> {
             } else {
                 best_line.best_vs_gen0
             },
-            seconds: seconds_of(&steps),
+            seconds: seconds_of(steps),
             ended: now(),
         };
         if promoted {
@@ -374,73 +534,6 @@ impl<'a, 'b> Driver<'a, 'b> {
         Ledger::append(&self.run, &Line::Generation(Box::new(line.clone())))?;
         super::chart::draw(&self.run, &self.config)?;
         self.say(&stats::summary(&line))
-    }
-
-    /// A gate match of generation `g`, judged.
-    #[allow(clippy::too_many_arguments)]
-    fn gate(
-        &mut self,
-        g: u32,
-        step: &str,
-        kind: Kind,
-        first: (&str, &Side),
-        second: (&str, &Side),
-        eta: Option<f64>,
-        tick: Tick,
-    ) -> Result<StepDone, String> {
-        let plan = gate::plan(
-            &self.config,
-            kind,
-            &self.exe,
-            g,
-            first,
-            second,
-            &self.run.openings(),
-        )?
-        .ok_or_else(|| format!("{step}: not configured"))?;
-        let results = self.run.file(g, &format!("{step}.json"));
-        let record = self.run.file(g, &format!("{step}.pgn"));
-        let mut args = vec!["match".to_string()];
-        args.extend(plan.args.clone());
-        args.extend([
-            "--results".into(),
-            results.display().to_string(),
-            "--pgnout".into(),
-            record.display().to_string(),
-            "--quiet".into(),
-        ]);
-        if std::fs::metadata(&record).is_ok_and(|m| m.len() > 0) {
-            args.push("--resume".into());
-        }
-        let spec = ChildSpec {
-            args,
-            log: self.run.file(g, &format!("{step}.log")),
-        };
-        let label = format!("gen {g} {step}");
-        let exe = self.exe.clone();
-        let rule = plan.rule;
-        let conditions = plan.conditions.clone();
-        let max = match kind {
-            Kind::Nodes => self.config.gate.max_games,
-            Kind::Clock => self.config.confirm.as_ref().map_or(1, |c| c.max_games),
-            Kind::Anchor => self.config.anchor_games,
-        };
-        children::run_all(
-            &exe,
-            std::slice::from_ref(&spec),
-            self.progress,
-            &label,
-            eta,
-            &mut || stats::match_status(&results, rule, &conditions, max),
-            tick,
-        )?;
-        let result = gate::judge(&results, rule, &plan.conditions)?;
-        let mut found = StepDone::default();
-        found.found.insert(
-            "result".into(),
-            serde_json::to_value(&result).map_err(|e| e.to_string())?,
-        );
-        Ok(found)
     }
 
     /// The anchor match of generation `g`'s net `me` against the hand evaluation.
@@ -453,17 +546,9 @@ impl<'a, 'b> Driver<'a, 'b> {
         if self.config.anchor_games == 0 {
             return Ok(None);
         }
-        let name = format!("gen-{g:03}");
+        let me = me.clone();
         self.step(g, "anchor", steps, &mut |d, tick| {
-            d.gate(
-                g,
-                "anchor",
-                Kind::Anchor,
-                (&name, me),
-                ("hand", &Side::Hand),
-                None,
-                tick,
-            )
+            d.gate(g, "anchor", Kind::Anchor, &me, None, None, tick)
         })?;
         Ok(gate_of(steps, "anchor"))
     }
@@ -479,7 +564,7 @@ fn gate_of(steps: &Steps, name: &str) -> Option<GateResult> {
     serde_json::from_value(value.clone()).ok()
 }
 
-fn gate_passed(steps: &Steps, name: &str) -> bool {
+pub fn gate_passed(steps: &Steps, name: &str) -> bool {
     gate_of(steps, name).is_some_and(|r| r.passed)
 }
 

@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 
 use super::config::LearnConfig;
 use super::ledger::{Elo, GateResult};
-use crate::referee::results::read_results;
-use crate::referee::stats::elo_from_score;
+use crate::referee::merge::merge;
+use crate::referee::results::{ResultsFile, read_results};
+use crate::referee::stats::{Pentanomial, Sprt, Verdict, elo_from_score};
 
 /// One side of a gate match: a net file or the hand evaluation.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,7 +31,7 @@ pub enum Rule {
 }
 
 /// A match to play: its settings in words and its `ludus match` arguments (without the
-/// output files).
+/// output files and the SPRT).
 #[derive(Clone, Debug)]
 pub struct MatchPlan {
     /// The settings in words, for the ledger.
@@ -39,6 +40,26 @@ pub struct MatchPlan {
     pub args: Vec<String>,
     /// How the result is judged.
     pub rule: Rule,
+    /// The SPRT, if the gate has one: `--sprt` for a match in one piece (which it stops
+    /// early), the judge's test for a match played in shards (each shard plays its share of
+    /// the games to the end).
+    pub sprt: Option<Sprt>,
+}
+
+impl MatchPlan {
+    /// The `--sprt` arguments of the plan's test.
+    pub fn sprt_args(&self) -> Vec<String> {
+        match &self.sprt {
+            Some(t) => vec![
+                "--sprt".into(),
+                format!("elo0={}", t.elo0),
+                format!("elo1={}", t.elo1),
+                format!("alpha={}", t.alpha),
+                format!("beta={}", t.beta),
+            ],
+            None => Vec::new(),
+        }
+    }
 }
 
 /// Which gate.
@@ -146,19 +167,16 @@ pub fn plan(
             "--shuffle-openings".into(),
         ]),
     }
-    if let Some((elo0, elo1, alpha, beta)) = sprt {
-        args.push("--sprt".into());
-        args.extend([
-            format!("elo0={elo0}"),
-            format!("elo1={elo1}"),
-            format!("alpha={alpha}"),
-            format!("beta={beta}"),
-        ]);
-    }
     Ok(Some(MatchPlan {
         conditions,
         args,
         rule,
+        sprt: sprt.map(|(elo0, elo1, alpha, beta)| Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        }),
     }))
 }
 
@@ -175,7 +193,33 @@ fn finite_elo(wins: u64, losses: u64, draws: u64) -> f64 {
 
 /// What the results file at `path` says, judged by `rule`.
 pub fn judge(path: &Path, rule: Rule, conditions: &str) -> Result<GateResult, String> {
-    let results = read_results(path)?;
+    judge_results(&read_results(path)?, path, rule, None, conditions)
+}
+
+/// What the results files of a match's shards say together (merged by the referee's own
+/// merge), judged by `rule`, with the SPRT `sprt` taken over the whole.
+pub fn judge_shards(
+    paths: &[std::path::PathBuf],
+    rule: Rule,
+    sprt: Option<Sprt>,
+    conditions: &str,
+) -> Result<GateResult, String> {
+    let mut files = Vec::new();
+    for path in paths {
+        files.push((path.display().to_string(), read_results(path)?));
+    }
+    let merged = merge(&files)?;
+    let name = paths.first().map_or(Path::new(""), |p| p.as_path());
+    judge_results(&merged, name, rule, sprt, conditions)
+}
+
+fn judge_results(
+    results: &ResultsFile,
+    path: &Path,
+    rule: Rule,
+    sprt: Option<Sprt>,
+    conditions: &str,
+) -> Result<GateResult, String> {
     let e = results
         .encounters
         .first()
@@ -197,11 +241,21 @@ pub fn judge(path: &Path, rule: Rule, conditions: &str) -> Result<GateResult, St
         },
         ..elo
     };
-    let verdict = match (&results.decided, &results.verdict) {
-        (Some(d), _) => d.verdict.clone(),
-        (None, Some(v)) if v == "continue" => "open".to_string(),
-        (None, Some(v)) => v.clone(),
-        (None, None) => "none".to_string(),
+    let mut llr = results.llr;
+    let verdict = match (&results.decided, &results.verdict, sprt) {
+        (Some(d), _, _) => d.verdict.clone(),
+        (None, Some(v), _) if v == "continue" => "open".to_string(),
+        (None, Some(v), _) => v.clone(),
+        (None, None, Some(test)) => {
+            let value = test.llr(&Pentanomial(e.pentanomial));
+            llr = Some(value).filter(|x| x.is_finite());
+            match test.verdict(value) {
+                Some(Verdict::H1) => "H1".to_string(),
+                Some(Verdict::H0) => "H0".to_string(),
+                None => "open".to_string(),
+            }
+        }
+        (None, None, None) => "none".to_string(),
     };
     let passed = match rule {
         Rule::Measure => true,
@@ -214,7 +268,7 @@ pub fn judge(path: &Path, rule: Rule, conditions: &str) -> Result<GateResult, St
         losses: e.losses,
         draws: e.draws,
         elo,
-        llr: results.llr,
+        llr,
         verdict,
         passed,
         conditions: conditions.to_string(),
@@ -252,8 +306,11 @@ mod tests {
             "--game tactigon --engine cmd=/bin/ludus name=gen-003 \
              option.EvalFile=/r/nets/gen-003.nnue --engine cmd=/bin/ludus name=hand \
              option.Eval=hand --each nodes=5000 --games 2000 --concurrency 2 --seed 1003 \
-             --openings /r/openings.txt --shuffle-openings --sprt elo0=0 elo1=20 alpha=0.05 \
-             beta=0.05"
+             --openings /r/openings.txt --shuffle-openings"
+        );
+        assert_eq!(
+            plan.sprt_args().join(" "),
+            "--sprt elo0=0 elo1=20 alpha=0.05 beta=0.05"
         );
         assert_eq!(plan.rule, Rule::Better);
     }

@@ -21,17 +21,37 @@ pub mod gate;
 pub mod layout;
 pub mod ledger;
 pub mod stats;
+pub mod step;
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::Args;
+use clap::{Args, Subcommand};
 
 use crate::game::GameId;
 use crate::runs::{self, RunError};
 use config::LearnConfig;
 use layout::{RunDir, write_atomic};
+
+/// `ludus learn`: the loop on this machine, or `ludus learn step` (one piece, for a
+/// scheduler's job).
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct LearnCommand {
+    #[command(subcommand)]
+    sub: Option<LearnSub>,
+    #[command(flatten)]
+    args: LearnArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum LearnSub {
+    /// One piece of a generation, for a scheduler's job (cluster/slurm/learn.sbatch): status,
+    /// start, datagen --shard K/S, train, gate-nodes --shard K/M, gate-clock --shard K/M,
+    /// finish (docs/cluster.md).
+    Step(step::StepArgs),
+}
 
 /// What to learn, where, and when to stop.
 #[derive(Args, Debug)]
@@ -39,7 +59,7 @@ pub struct LearnArgs {
     /// The run folder: its configuration, ledger, chart, nets and each generation's files.
     /// Run the same command again to go on after an interruption.
     #[arg(long)]
-    pub out: PathBuf,
+    pub out: Option<PathBuf>,
     /// A rule option of the game, as NAME=VALUE (repeatable), e.g. Sight_BoardSize=7.
     #[arg(long = "option", value_name = "NAME=VALUE", value_parser = parse_option)]
     pub options: Vec<(String, String)>,
@@ -65,6 +85,10 @@ pub struct LearnArgs {
     /// as JSON, and do nothing else.
     #[arg(long)]
     pub show_config: bool,
+    /// Set the run folder up (its configuration, checked and kept in OUT/learn.json) and do
+    /// nothing else: what `cluster/slurm/submit.sh learn` does before it submits the jobs.
+    #[arg(long)]
+    pub setup: bool,
 }
 
 fn parse_option(s: &str) -> Result<(String, String), String> {
@@ -83,10 +107,55 @@ fn parse_hours(s: &str) -> Result<f64, String> {
     }
 }
 
-/// Runs `ludus learn`; `chosen` is the `--game` given, if any. Returns the exit status.
-pub fn run(args: &LearnArgs, chosen: Option<GameId>, terminal: bool, out: &mut dyn Write) -> i32 {
-    runs::report(learn(args, chosen, terminal, out))
+/// Runs `ludus learn` (or `ludus learn step`); `chosen` is the `--game` given, if any.
+/// Returns the exit status.
+pub fn run(
+    command: &LearnCommand,
+    chosen: Option<GameId>,
+    terminal: bool,
+    out: &mut dyn Write,
+) -> i32 {
+    match &command.sub {
+        Some(LearnSub::Step(step)) => runs::report(run_step(step, out)),
+        None => runs::report(learn(&command.args, chosen, terminal, out)),
+    }
 }
+
+/// `ludus learn step`: one piece of the run set up in its folder.
+fn run_step(args: &step::StepArgs, out: &mut dyn Write) -> Result<(), RunError> {
+    let run = RunDir::new(&args.out);
+    let config = stored_config(&run)?.ok_or_else(|| {
+        RunError::refused(format!(
+            "{} is not set up: `ludus learn --out {} --setup` (with the run's --game, --option \
+             and --config) first",
+            run.root.display(),
+            run.root.display()
+        ))
+    })?;
+    if !cfg!(feature = "train") && args.step == step::StepName::Train {
+        return Err(RunError::refused(NO_TRAINER));
+    }
+    let exe = std::env::current_exe()
+        .map_err(|e| RunError::failed(format!("cannot find this ludus binary: {e}")))?;
+    let mut progress = children::Progress {
+        out,
+        every: Duration::from_secs(60),
+        terminal: false,
+        showing: false,
+    };
+    let mut driver = driver::Driver {
+        run,
+        config,
+        exe,
+        stop: driver::StopRules::default(),
+        progress: &mut progress,
+    };
+    step::run_step(args, &mut driver)
+}
+
+/// Why a build without the trainer cannot learn.
+const NO_TRAINER: &str = "this ludus was built without the trainer, which every generation \
+     needs; build it with `cargo build --release --features train` (docs/training.md)";
 
 fn learn(
     args: &LearnArgs,
@@ -94,7 +163,11 @@ fn learn(
     terminal: bool,
     out: &mut dyn Write,
 ) -> Result<(), RunError> {
-    let run = RunDir::new(&args.out);
+    let root = args
+        .out
+        .as_ref()
+        .ok_or_else(|| RunError::refused("ludus learn needs --out FOLDER (the run folder)"))?;
+    let run = RunDir::new(root);
     let given = given_config(args, chosen)?;
     if args.show_config {
         let config = match (&given, stored_config(&run)?) {
@@ -106,11 +179,8 @@ fn learn(
             serde_json::to_string_pretty(&config).map_err(|e| RunError::failed(e.to_string()))?;
         return runs::write_line(out, &text);
     }
-    if !cfg!(feature = "train") {
-        return Err(RunError::refused(
-            "this ludus was built without the trainer, which every generation needs; build it \
-             with `cargo build --release --features train` (docs/training.md)",
-        ));
+    if !cfg!(feature = "train") && !args.setup {
+        return Err(RunError::refused(NO_TRAINER));
     }
     std::fs::create_dir_all(&run.root)
         .map_err(|e| RunError::refused(format!("{}: {e}", run.root.display())))?;
@@ -139,6 +209,17 @@ fn learn(
             config
         }
     };
+    if args.setup {
+        return runs::write_line(
+            out,
+            &format!(
+                "learn: {} set up for {} ({})",
+                run.root.display(),
+                config.game,
+                run.config().display()
+            ),
+        );
+    }
     let exe = std::env::current_exe()
         .map_err(|e| RunError::failed(format!("cannot find this ludus binary: {e}")))?;
     let mut progress = children::Progress {

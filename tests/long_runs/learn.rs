@@ -24,7 +24,7 @@ const TINY: &str = r#"{
   "seed": 7,
   "datagen": {"games": 40, "nodes": 300, "shards": 2},
   "train": {"epochs": 2, "hidden": 8, "batch": 256, "warm_start": true},
-  "gate": {"nodes": 300, "max_games": 24, "concurrency": 1, "elo1": 60},
+  "gate": {"nodes": 300, "max_games": 24, "concurrency": 1, "elo0": -600, "elo1": -500},
   "confirm": null,
   "anchor_games": 8
 }"#;
