@@ -221,10 +221,16 @@ mod tests {
         ] {
             assert!(svg.contains(text), "no {text:?} in the chart");
         }
+        let circles = |r: &str| {
+            svg.lines()
+                .filter(|l| l.starts_with("<circle") && l.contains(&format!("r=\"{r}\"")))
+                .count()
+        };
+        assert_eq!(circles("5"), 2 + 2, "two candidates and two legend dots");
         assert_eq!(
-            svg.matches("<circle").count(),
-            2 + 2,
-            "two candidates and two legend dots"
+            circles("4"),
+            3 + 2,
+            "error bars: three of the hand series, two candidates"
         );
     }
 }

@@ -18,6 +18,7 @@ pub mod children;
 pub mod config;
 pub mod driver;
 pub mod gate;
+pub mod generation;
 pub mod layout;
 pub mod ledger;
 pub mod stats;

@@ -85,6 +85,22 @@ impl FloatNet {
         }
     }
 
+    /// The net over all of `onto`'s inputs of a net trained over the inputs `used`: those
+    /// take this net's weights, the others keep `onto`'s (a warm start's net keeps what it
+    /// knew of inputs the new data never had, another Sight board size for one).
+    pub fn expand_onto(&self, used: &[u16], onto: &FloatNet) -> FloatNet {
+        let h = self.hidden;
+        let mut w = onto.w.clone();
+        for (i, &f) in used.iter().enumerate() {
+            w[usize::from(f) * h..][..h].copy_from_slice(&self.w[i * h..][..h]);
+        }
+        FloatNet {
+            inputs: onto.inputs,
+            w,
+            ..self.clone()
+        }
+    }
+
     /// The net over all `inputs` of a net trained over the inputs `used` (see
     /// [`super::data::compact`]): the inputs the data never had get zero weights.
     pub fn expand(&self, used: &[u16], inputs: usize) -> FloatNet {

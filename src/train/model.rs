@@ -368,6 +368,33 @@ mod tests {
     }
 
     #[test]
+    fn a_net_read_back_from_its_file_starts_where_the_trained_one_ended() {
+        let net = FloatNet::random(6, 4, 9, NetBase::None);
+        let file = net.quantise("sight", "f", 100, NetBase::None).unwrap();
+        let back = FloatNet::from_net(&file);
+        assert_eq!((back.inputs, back.hidden), (6, 4));
+        for (a, b) in net.w.iter().chain(&net.b).zip(back.w.iter().chain(&back.b)) {
+            assert!((a - b).abs() <= 0.5 / 255.0 + 1e-6, "{a} vs {b}");
+        }
+        for (a, b) in net.wo.iter().zip(&back.wo) {
+            assert!((a - b).abs() <= 0.5 / 1024.0 + 1e-6, "{a} vs {b}");
+        }
+        // Over the used inputs 1 and 4 only, and back onto the whole net: the same outputs,
+        // and the unused inputs keep their weights.
+        let used = [1u16, 4];
+        let small = back.select(&used);
+        assert_eq!(small.inputs, 2);
+        assert_eq!(small.logit(&[0], &[1]), back.logit(&[1], &[4]));
+        let mut trained = small.clone();
+        trained.w.iter_mut().for_each(|w| *w += 0.25);
+        let whole = trained.expand_onto(&used, &back);
+        assert_eq!(whole.w[..4], back.w[..4]);
+        assert_eq!(whole.w[4..8], trained.w[..4]);
+        assert_eq!(whole.w[16..20], trained.w[4..8]);
+        assert_eq!(whole.w[20..], back.w[20..]);
+    }
+
+    #[test]
     fn a_run_resumed_from_its_checkpoint_ends_as_the_uninterrupted_run() {
         let lists: [(&[u16], &[u16]); 4] =
             [(&[0, 2], &[1]), (&[1], &[0, 3]), (&[3], &[2]), (&[], &[0])];

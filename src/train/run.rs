@@ -63,7 +63,9 @@ fn train_for<G: Searchable>(args: &TrainArgs, out: &mut dyn Write) -> Result<(),
         scale,
         seed: args.seed,
         base: args.base,
-        init: init.map(|(tag, net)| (tag, FloatNet::from_net(&net).select(&used))),
+        init: init
+            .as_ref()
+            .map(|(tag, net)| (*tag, FloatNet::from_net(net).select(&used))),
     };
     let _ = writeln!(
         out,
@@ -81,12 +83,11 @@ fn train_for<G: Searchable>(args: &TrainArgs, out: &mut dyn Write) -> Result<(),
         None,
         out,
     )?;
-    let quantised = net.expand(&used, G::NET_INPUTS).quantise(
-        G::NAME,
-        G::NET_FEATURES,
-        scale.round() as i32,
-        hyper.base,
-    )?;
+    let full = match &init {
+        Some((_, start)) => net.expand_onto(&used, &FloatNet::from_net(start)),
+        None => net.expand(&used, G::NET_INPUTS),
+    };
+    let quantised = full.quantise(G::NAME, G::NET_FEATURES, scale.round() as i32, hyper.base)?;
     let bytes = quantised.to_bytes();
     std::fs::write(&args.out, &bytes).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let check = check_path(&args.out);

@@ -126,6 +126,11 @@ fn a_tiny_loop_runs_two_generations_and_resumes_after_a_kill_to_the_same_ledger(
             assert_ne!(best, format!("gen-{g:03}"));
         }
     }
+    // The nodes gate's bounds (elo0 -600, elo1 -500) pass any candidate that is not hopeless:
+    // promotion, the anchor match and a warm start from the new best are exercised.
+    assert_eq!(ledger[1]["promoted"], true, "{:#}", ledger[1]);
+    assert_eq!(ledger[1]["anchor"]["games"], 8, "{:#}", ledger[1]);
+    assert_eq!(ledger[2]["train"]["warm_start"], true, "{:#}", ledger[2]);
     let svg = std::fs::read_to_string(whole.join("elo.svg")).expect("a chart");
     assert!(svg.starts_with("<svg") && svg.contains("best vs generation 0"));
     let best_line = ledger[..3]
