@@ -64,7 +64,8 @@ impl<'a, 'b> Driver<'a, 'b> {
                     let ledger = Ledger::read(&self.run)?;
                     let spent = self.spent(&ledger, last + 1)?;
                     let reason = format!(
-                        "the wall-time budget of {} h is spent ({:.2} h) before generation {} ended",
+                        "the wall-time budget of {} h is spent ({:.2} h) before generation {} \
+                         ended",
                         self.stop.hours.unwrap_or(0.0),
                         spent / 3600.0,
                         last + 1
@@ -84,7 +85,10 @@ impl<'a, 'b> Driver<'a, 'b> {
 
     pub fn stopped(&mut self, rule: &str, reason: &str, last: u32) -> Result<(), String> {
         let ledger = Ledger::read(&self.run)?;
-        let already = matches!(ledger.lines.last(), Some(Line::Stop(s)) if s.rule == rule && s.after_generation == last);
+        let already = matches!(
+            ledger.lines.last(),
+            Some(Line::Stop(s)) if s.rule == rule && s.after_generation == last
+        );
         if !already {
             Ledger::append(
                 &self.run,

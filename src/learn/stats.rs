@@ -386,7 +386,8 @@ mod tests {
 
     #[test]
     fn numbers_are_read_from_the_commands_own_lines() {
-        let l = "datagen game=sight options=none nodes=50, shard 1/2: 20 games, 6 already in d.bin, 14 to play";
+        let l = "datagen game=sight options=none nodes=50, shard 1/2: 20 games, 6 already in \
+                 d.bin, 14 to play";
         assert_eq!(
             number_before(l.rsplit_once(": ").unwrap().1, "to"),
             Some(14)

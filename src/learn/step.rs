@@ -95,7 +95,8 @@ fn lock_piece(run: &RunDir, g: u32, name: &str) -> Result<PieceLock, RunError> {
     // SAFETY: flock on a descriptor owned here; no memory is involved.
     if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
         return Err(RunError::refused(format!(
-            "{name} of generation {g} is being worked on by another job ({}): this one leaves it alone",
+            "{name} of generation {g} is being worked on by another job ({}): this one leaves \
+             it alone",
             path.display()
         )));
     }
@@ -109,8 +110,16 @@ fn marker(run: &RunDir, g: u32, step: &str, shard: Shard) -> PathBuf {
         .join(format!("{step}-{}of{}", shard.index, shard.count))
 }
 
-/// The finished pieces of `step` in generation `g`: (K, N, seconds, skipped).
-fn markers(run: &RunDir, g: u32, step: &str) -> Vec<(u64, u64, f64, bool)> {
+/// A finished piece: shard K of N and its wall time.
+#[derive(Clone, Copy, Debug)]
+struct Piece {
+    k: u64,
+    n: u64,
+    seconds: f64,
+}
+
+/// The finished pieces of `step` in generation `g`, by K.
+fn markers(run: &RunDir, g: u32, step: &str) -> Vec<Piece> {
     let dir = run.generation(g).join("shards");
     let mut out = Vec::new();
     let Ok(entries) = std::fs::read_dir(&dir) else {
@@ -129,31 +138,30 @@ fn markers(run: &RunDir, g: u32, step: &str) -> Vec<(u64, u64, f64, bool)> {
         };
         let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
         let value: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
-        out.push((
+        out.push(Piece {
             k,
             n,
-            value["seconds"].as_f64().unwrap_or(0.0),
-            value["skipped"].as_bool().unwrap_or(false),
-        ));
+            seconds: value["seconds"].as_f64().unwrap_or(0.0),
+        });
     }
-    out.sort_by_key(|m| m.0);
+    out.sort_by_key(|m| m.k);
     out
 }
 
 /// The shard count of a finished step whose pieces are all there, and its pieces.
-fn complete(run: &RunDir, g: u32, step: &str) -> Result<(u64, Vec<(u64, u64, f64, bool)>), String> {
+fn complete(run: &RunDir, g: u32, step: &str) -> Result<(u64, Vec<Piece>), String> {
     let found = markers(run, g, step);
-    let Some(&(_, n, _, _)) = found.first() else {
+    let Some(&Piece { n, .. }) = found.first() else {
         return Err(format!("{step} of generation {g}: no shard has finished"));
     };
-    if found.iter().any(|m| m.1 != n) {
+    if found.iter().any(|m| m.n != n) {
         return Err(format!(
             "{step} of generation {g}: shards of two plans in {} (another shard count): start \
              the generation's {step} again with one",
             run.generation(g).join("shards").display()
         ));
     }
-    let done: Vec<u64> = found.iter().map(|m| m.0).collect();
+    let done: Vec<u64> = found.iter().map(|m| m.k).collect();
     let missing: Vec<String> = (1..=n)
         .filter(|k| !done.contains(k))
         .map(|k| k.to_string())
@@ -264,7 +272,7 @@ pub fn run_step(args: &StepArgs, driver: &mut Driver) -> Result<(), RunError> {
                 let (_, pieces) = complete(&run, g, "datagen").map_err(RunError::Failed)?;
                 let mut done =
                     stats::data_found(&driver.data_files(g)).map_err(RunError::Failed)?;
-                done.seconds = pieces.iter().map(|p| p.2).fold(0.0, f64::max);
+                done.seconds = pieces.iter().map(|p| p.seconds).fold(0.0, f64::max);
                 steps.done.insert("datagen".into(), done);
                 steps.write(&run, g).map_err(RunError::Failed)?;
             }
@@ -296,7 +304,10 @@ pub fn run_step(args: &StepArgs, driver: &mut Driver) -> Result<(), RunError> {
                 let nodes = nodes_gate(driver, &run, g, &mut steps, false)?;
                 if driver.config.confirm.is_none() || !nodes {
                     driver
-                        .say(&format!("{name} {s} of generation {g}: not played (no clock gate, or the nodes gate failed)"))
+                        .say(&format!(
+                            "{name} {s} of generation {g}: not played (no clock gate, or the \
+                             nodes gate failed)"
+                        ))
                         .map_err(RunError::Failed)?;
                     return write_marker(&run, g, name, s, 0.0, true);
                 }
@@ -317,7 +328,7 @@ pub fn run_step(args: &StepArgs, driver: &mut Driver) -> Result<(), RunError> {
                 let mut done = driver
                     .judge(g, "gate-clock", Kind::Clock, n)
                     .map_err(RunError::Failed)?;
-                done.seconds = pieces.iter().map(|p| p.2).fold(0.0, f64::max);
+                done.seconds = pieces.iter().map(|p| p.seconds).fold(0.0, f64::max);
                 steps.done.insert("gate-clock".into(), done);
                 steps.write(&run, g).map_err(RunError::Failed)?;
             }
@@ -351,7 +362,7 @@ fn nodes_gate(
     let mut done: StepDone = driver
         .judge(g, "gate-nodes", Kind::Nodes, n)
         .map_err(RunError::Failed)?;
-    done.seconds = pieces.iter().map(|p| p.2).fold(0.0, f64::max);
+    done.seconds = pieces.iter().map(|p| p.seconds).fold(0.0, f64::max);
     let passed = done
         .found
         .get("result")

@@ -4,8 +4,12 @@
 //! nets byte for byte; another configuration in the same folder is refused, and so is a
 //! second driver on it. Without the trainer the command says how to get it.
 
-use std::path::{Path, PathBuf};
+#[cfg(feature = "train")]
+use std::path::Path;
+use std::path::PathBuf;
+#[cfg(feature = "train")]
 use std::process::Command;
+#[cfg(feature = "train")]
 use std::time::{Duration, Instant};
 
 use crate::common::run_ludus;
@@ -17,6 +21,7 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+#[cfg(feature = "train")]
 /// The tiny run's settings: gates at fixed nodes only (a clock's games are not reproducible),
 /// one game at a time, so that a run resumed after a kill must give the uninterrupted run's
 /// ledger.
@@ -29,6 +34,7 @@ const TINY: &str = r#"{
   "anchor_games": 8
 }"#;
 
+#[cfg(feature = "train")]
 fn learn_args<'a>(out: &'a str, config: &'a str) -> Vec<&'a str> {
     vec![
         "learn",
@@ -47,6 +53,7 @@ fn learn_args<'a>(out: &'a str, config: &'a str) -> Vec<&'a str> {
     ]
 }
 
+#[cfg(feature = "train")]
 /// The ledger's lines with the wall times and clocks taken out.
 fn ledger_without_times(dir: &Path) -> Vec<serde_json::Value> {
     let text = std::fs::read_to_string(dir.join("ledger.jsonl")).expect("a ledger");
@@ -59,6 +66,7 @@ fn ledger_without_times(dir: &Path) -> Vec<serde_json::Value> {
         .collect()
 }
 
+#[cfg(feature = "train")]
 fn scrub(v: &mut serde_json::Value) {
     if let serde_json::Value::Object(map) = v {
         for key in [
