@@ -297,6 +297,11 @@ pub fn train_found(log: &Path) -> Result<StepDone, String> {
             done.found.insert("hand_loss".into(), x.into());
         }
     }
+    if let Some(l) = last_line_with_containing(log, "of the starting net (--init): ")
+        && let Some(x) = after(&l, "(--init): ")
+    {
+        done.found.insert("start_valid_loss".into(), x.into());
+    }
     if let Some(l) = last_line_with(log, "epoch ") {
         if let Some(x) = after(&l, "training loss ") {
             done.found.insert("train_loss".into(), x.into());

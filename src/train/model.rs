@@ -243,6 +243,13 @@ pub fn train(
             }
         }
     }
+    if resumed.is_none() && hyper.init.is_some() {
+        let before = loss_on(&model, valid, inputs, hyper, &dev).map_err(candle)?;
+        let _ = writeln!(
+            progress,
+            "validation loss of the starting net (--init): {before:.6}"
+        );
+    }
     let mut order: Vec<usize> = (0..train.len()).collect();
     let started = std::time::Instant::now();
     let last = stop_after.map_or(hyper.epochs, |n| n.min(hyper.epochs));
