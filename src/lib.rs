@@ -15,7 +15,7 @@
 //!   Sight solver, certificates and the solved book the engine plays from) beside the search;
 //! - shared rooms: [`client`] (the protocol client, the one reader of engine output),
 //!   [`record`] (game records and their file), [`analyse`] (game review), [`runs`] (shards
-//!   and errors of the long runs);
+//!   and errors of the long runs), [`stats`] (Elo, its error bars and the SPRT of match results);
 //! - their users: [`referee`] (`ludus match`), [`gui`] (`ludus web`, `ludus play`),
 //!   [`datagen`] (`ludus datagen`), [`train`] (`ludus train`, with the cargo feature
 //!   `train`), [`learn`] (`ludus learn`: the self-play → train → gate → promote loop that
@@ -58,5 +58,6 @@ pub mod referee;
 pub mod runs;
 pub mod search;
 pub mod solve;
+pub mod stats;
 pub mod train;
 pub mod wdl;

@@ -22,7 +22,7 @@ use ludus::solve::cli::SolveCommand;
 struct Cli {
     /// The game [default: sight]: the protocol loop starts with it; `go`, `perft`, `play`
     /// and `match` play it; `bench` runs only its positions (all games without it); `web`
-    /// opens with it; `datagen`, `train` and `wdl` work on its data.
+    /// opens with it; `datagen`, `train`, `wdl` and `learn` work on its data.
     #[arg(long, global = true, value_parser = game_parser())]
     game: Option<GameId>,
     /// Quit with status 1 at the first protocol error instead of reporting it and going on.

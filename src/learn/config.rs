@@ -304,8 +304,7 @@ impl LearnConfig {
         if let Some(c) = &self.confirm {
             positive("confirm.concurrency", u64::from(c.concurrency))?;
             sprt_bounds("confirm", c.max_games, c.elo0, c.elo1, c.alpha, c.beta)?;
-            crate::referee::time_control::parse_tc(&c.tc)
-                .map_err(|e| format!("confirm.tc: {e}"))?;
+            check_tc(&c.tc)?;
         }
         if self.start != "builtin" && self.start != "hand" && self.start.is_empty() {
             return Err("start: expected 'builtin', 'hand' or a net file".into());
@@ -363,6 +362,20 @@ fn diff(at: &str, a: &serde_json::Value, b: &serde_json::Value, out: &mut Vec<St
         }
         _ if a != b => out.push(format!("{at} ({a} here, {b} given)")),
         _ => {}
+    }
+}
+
+/// A clock as the gates write it for `ludus match`'s `tc=`: `BASE+INCREMENT` (or `BASE`) in
+/// seconds, the base above 0 (the match checks it again; this catches a typo before the
+/// first generation's hour of self-play).
+fn check_tc(tc: &str) -> Result<(), String> {
+    let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
+    let number = |s: &str| s.parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0);
+    match (number(base), number(inc)) {
+        (Some(b), Some(_)) if b > 0.0 => Ok(()),
+        _ => Err(format!(
+            "confirm.tc: expected BASE+INCREMENT in seconds (e.g. 2+0.02), got '{tc}'"
+        )),
     }
 }
 
@@ -433,6 +446,9 @@ mod tests {
             .unwrap_err();
         assert!(e.contains("no rule option 'Sight_Size'"), "{e}");
         assert!(LearnConfig::from_json(GameId::Sight, &[], "[1]").is_err());
+        let e = LearnConfig::from_json(GameId::Isaac, &[], r#"{"confirm": {"tc": "2+x"}}"#)
+            .unwrap_err();
+        assert!(e.starts_with("confirm.tc: expected BASE+INCREMENT"), "{e}");
     }
 
     #[test]

@@ -9,11 +9,11 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::children::Progress;
+use super::commands;
 use super::config::LearnConfig;
 use super::gate::{Kind, Side};
-use super::layout::{RunDir, StepDone, Steps, copy_atomic, write_atomic};
+use super::layout::{RunDir, StepDone, Steps, copy_atomic, round1, write_atomic};
 use super::ledger::{Elo, GateResult, GenerationLine, Ledger, Line, StopLine, now};
-use super::stats;
 
 /// When the loop stops.
 #[derive(Clone, Copy, Debug, Default)]
@@ -152,7 +152,7 @@ impl<'a, 'b> Driver<'a, 'b> {
         }
         let start = match self.config.start.as_str() {
             "hand" => Side::Hand,
-            "builtin" => match stats::builtin_net(&self.config)? {
+            "builtin" => match commands::builtin_net(&self.config)? {
                 Some(bytes) => {
                     write_atomic(&self.run.net(0), &bytes)?;
                     Side::Net(self.run.net(0))
@@ -161,7 +161,7 @@ impl<'a, 'b> Driver<'a, 'b> {
             },
             file => {
                 copy_atomic(Path::new(file), &self.run.net(0))?;
-                stats::check_net(&self.config, &self.run.net(0))?;
+                commands::check_net(&self.config, &self.run.net(0))?;
                 Side::Net(self.run.net(0))
             }
         };
@@ -272,7 +272,7 @@ impl<'a, 'b> Driver<'a, 'b> {
         let eta = expect("datagen");
         self.step(g, "datagen", &mut steps, &mut |d, tick| {
             d.datagen(g, &best, &shards, eta, tick)?;
-            stats::data_found(&d.data_files(g))
+            commands::data_found(&d.data_files(g))
         })?;
         let eta = expect("train");
         self.step(g, "train", &mut steps, &mut |d, tick| {
@@ -343,9 +343,4 @@ pub(super) fn seconds_of(steps: &Steps) -> serde_json::Map<String, serde_json::V
     }
     map.insert("total".into(), serde_json::json!(round1(steps.seconds())));
     map
-}
-
-/// `x` to one decimal.
-pub fn round1(x: f64) -> f64 {
-    (x * 10.0).round() / 10.0
 }

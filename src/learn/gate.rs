@@ -1,14 +1,68 @@
 //! The gates of a learning run: the `ludus match` command lines of the gate at fixed nodes,
 //! the gate at a clock and the anchor match against the hand evaluation, and what their
-//! results files say (read by the referee's own reader, [`crate::referee::results`]).
+//! results files say. The loop reads those files as any program may, by their documented
+//! format (`ludus-match-results/2`, docs/referee.md): the referee writes them, the loop only
+//! speaks to it through its command line and its files (a match in shards is joined by
+//! `ludus match merge`).
 
 use std::path::{Path, PathBuf};
 
+use serde::Deserialize;
+
 use super::config::LearnConfig;
 use super::ledger::{Elo, GateResult};
-use crate::referee::merge::merge;
-use crate::referee::results::{ResultsFile, read_results};
-use crate::referee::stats::{Pentanomial, Sprt, Verdict, elo_from_score};
+use crate::stats::{Pentanomial, Sprt, Verdict, elo_from_score};
+
+/// The largest results file read (a few hundred bytes a game).
+const MAX_RESULTS_BYTES: u64 = 1 << 30;
+
+/// The format of the results files this reader knows.
+const RESULTS_FORMAT: &str = "ludus-match-results/2";
+
+/// What the loop reads of a results file: the first encounter (the candidate's, from its
+/// view) and the SPRT's state.
+#[derive(Debug, Deserialize)]
+struct Results {
+    format: String,
+    encounters: Vec<Encounter>,
+    #[serde(default)]
+    llr: Option<f64>,
+    #[serde(default)]
+    verdict: Option<String>,
+    #[serde(default)]
+    decided: Option<Decided>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Encounter {
+    wins: u64,
+    losses: u64,
+    draws: u64,
+    elo: Option<f64>,
+    elo_error: Option<f64>,
+    pentanomial: [u64; 5],
+}
+
+#[derive(Debug, Deserialize)]
+struct Decided {
+    verdict: String,
+}
+
+/// Reads the results file at `path`.
+fn read(path: &Path) -> Result<Results, String> {
+    let name = path.display();
+    let text = crate::files::read_regular_text(path, MAX_RESULTS_BYTES)
+        .map_err(|e| format!("{name}: {e}"))?;
+    let results: Results =
+        serde_json::from_str(&text).map_err(|e| format!("{name}: not a results file: {e}"))?;
+    if results.format != RESULTS_FORMAT {
+        return Err(format!(
+            "{name}: format {:?}, expected {RESULTS_FORMAT:?}",
+            results.format
+        ));
+    }
+    Ok(results)
+}
 
 /// One side of a gate match: a net file or the hand evaluation.
 #[derive(Clone, Debug, PartialEq)]
@@ -191,55 +245,32 @@ fn finite_elo(wins: u64, losses: u64, draws: u64) -> f64 {
     elo_from_score(score)
 }
 
-/// What the results file at `path` says, judged by `rule`.
-pub fn judge(path: &Path, rule: Rule, conditions: &str) -> Result<GateResult, String> {
-    judge_results(&read_results(path)?, path, rule, None, conditions)
-}
-
-/// What the results files of a match's shards say together (merged by the referee's own
-/// merge), judged by `rule`, with the SPRT `sprt` taken over the whole.
-pub fn judge_shards(
-    paths: &[std::path::PathBuf],
-    rule: Rule,
-    sprt: Option<Sprt>,
-    conditions: &str,
-) -> Result<GateResult, String> {
-    let mut files = Vec::new();
-    for path in paths {
-        files.push((path.display().to_string(), read_results(path)?));
-    }
-    let merged = merge(&files)?;
-    let name = paths.first().map_or(Path::new(""), |p| p.as_path());
-    judge_results(&merged, name, rule, sprt, conditions)
-}
-
-fn judge_results(
-    results: &ResultsFile,
+/// What the results file at `path` says, judged by `rule`; with `sprt`, that test is taken
+/// over its games (a file merged from shards that played without one).
+pub fn judge(
     path: &Path,
     rule: Rule,
     sprt: Option<Sprt>,
     conditions: &str,
 ) -> Result<GateResult, String> {
+    let results = read(path)?;
     let e = results
         .encounters
         .first()
         .ok_or_else(|| format!("{}: no games", path.display()))?;
     let games = e.wins + e.losses + e.draws;
     let elo = match (e.elo, e.elo_error) {
-        (Some(elo), Some(error)) => Elo { elo, error },
-        _ => Elo {
-            elo: finite_elo(e.wins, e.losses, e.draws),
-            error: f64::NAN,
-        },
-    };
-    let elo = Elo {
-        error: if elo.error.is_finite() {
-            elo.error
-        } else {
-            // A sweep: the interval of one game's swing either way, a wide but honest bound.
-            (finite_elo(e.wins + 1, e.losses + 1, e.draws) - elo.elo).abs() * 2.0 + 100.0
-        },
-        ..elo
+        (Some(elo), Some(error)) if error.is_finite() => Elo { elo, error },
+        _ => {
+            // A sweep (or a single game): the interval one game's swing either way gives, a
+            // wide but honest bound.
+            let elo = finite_elo(e.wins, e.losses, e.draws);
+            let swing = (finite_elo(e.wins + 1, e.losses + 1, e.draws) - elo).abs();
+            Elo {
+                elo,
+                error: swing * 2.0 + 100.0,
+            }
+        }
     };
     let mut llr = results.llr;
     let verdict = match (&results.decided, &results.verdict, sprt) {
@@ -284,6 +315,36 @@ mod tests {
         assert!(finite_elo(10, 0, 0) > 300.0 && finite_elo(10, 0, 0).is_finite());
         assert!(finite_elo(0, 10, 0) < -300.0);
         assert_eq!(finite_elo(3, 3, 4), 0.0);
+    }
+
+    #[test]
+    fn a_results_file_of_shards_is_judged_by_the_test_over_all_its_games() {
+        let dir = std::env::temp_dir().join(format!("ludus-gate-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("r.json");
+        // 40 pairs, the candidate winning most: H1 for 0 against 20, not H1 for 400/500.
+        let text = r#"{"format": "ludus-match-results/2", "encounters": [{"first": "a",
+            "second": "b", "wins": 60, "losses": 20, "draws": 0, "elo": 190.8,
+            "elo_error": 80.0, "pentanomial": [1, 0, 18, 0, 21]}]}"#;
+        std::fs::write(&path, text).unwrap();
+        let test = |elo0, elo1| Sprt {
+            elo0,
+            elo1,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let r = judge(&path, Rule::Better, Some(test(0.0, 20.0)), "x").unwrap();
+        assert_eq!((r.games, r.verdict.as_str(), r.passed), (80, "H1", true));
+        assert!(r.llr.is_some_and(|l| l > 2.94));
+        let r = judge(&path, Rule::Better, Some(test(400.0, 500.0)), "x").unwrap();
+        assert_eq!((r.verdict.as_str(), r.passed), ("H0", false));
+        // Without a test the verdict is "none", which the rule "better" does not pass.
+        let r = judge(&path, Rule::Better, None, "x").unwrap();
+        assert_eq!((r.verdict.as_str(), r.passed), ("none", false));
+        std::fs::write(&path, text.replace("/2", "/1")).unwrap();
+        let e = judge(&path, Rule::Better, None, "x").unwrap_err();
+        assert!(e.contains("expected \"ludus-match-results/2\""), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

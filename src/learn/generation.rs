@@ -6,11 +6,11 @@
 use std::path::PathBuf;
 
 use super::children::{self, ChildSpec};
+use super::commands;
 use super::driver::{Driver, Tick, absolute, found_of, gate_of, seconds_of};
 use super::gate::{self, Kind, Side};
 use super::layout::{StepDone, Steps, check_of, copy_atomic};
 use super::ledger::{Elo, GateResult, GenerationLine, Ledger, Line, now};
-use super::stats;
 use crate::runs::Shard;
 
 impl Driver<'_, '_> {
@@ -37,7 +37,7 @@ impl Driver<'_, '_> {
         eta: Option<f64>,
         tick: Tick,
     ) -> Result<(), String> {
-        let specs: Vec<ChildSpec> = stats::datagen_specs(&self.config, &self.run, g, best)?
+        let specs: Vec<ChildSpec> = commands::datagen_specs(&self.config, &self.run, g, best)?
             .into_iter()
             .enumerate()
             .filter(|(i, _)| shards.contains(&(*i as u32 + 1)))
@@ -53,7 +53,7 @@ impl Driver<'_, '_> {
             self.progress,
             &format!("gen {g} datagen"),
             eta,
-            &mut || stats::datagen_status(&logs, games),
+            &mut || commands::datagen_status(&logs, games),
             tick,
         )
     }
@@ -68,7 +68,7 @@ impl Driver<'_, '_> {
         tick: Tick,
     ) -> Result<StepDone, String> {
         let candidate = self.run.file(g, "candidate.nnue");
-        let spec = stats::train_spec(&self.config, &self.run, g, best, &candidate)?;
+        let spec = commands::train_spec(&self.config, &self.run, g, best, &candidate)?;
         let epochs = self.config.train.epochs;
         let log = spec.log.clone();
         let exe = self.exe.clone();
@@ -78,12 +78,12 @@ impl Driver<'_, '_> {
             self.progress,
             &format!("gen {g} train"),
             eta,
-            &mut || stats::train_status(&log, epochs),
+            &mut || commands::train_status(&log, epochs),
             tick,
         )?;
         copy_atomic(&candidate, &self.run.net(g))?;
         copy_atomic(&check_of(&candidate), &check_of(&self.run.net(g)))?;
-        let mut found = stats::train_found(&log)?;
+        let mut found = commands::train_found(&log)?;
         let warm = spec.args.iter().any(|a| a == "--init");
         found.found.insert("warm_start".into(), warm.into());
         Ok(found)
@@ -162,12 +162,12 @@ impl Driver<'_, '_> {
             self.progress,
             &format!("gen {g} {step}{piece}"),
             eta,
-            &mut || stats::match_status(&results, rule, &conditions, max),
+            &mut || commands::match_status(&results, rule, &conditions, max),
             tick,
         )?;
         let mut found = StepDone::default();
         if shard.is_none() {
-            let result = gate::judge(&results, rule, &plan.conditions)?;
+            let result = gate::judge(&results, rule, None, &plan.conditions)?;
             found.found.insert(
                 "result".into(),
                 serde_json::to_value(&result).map_err(|e| e.to_string())?,
@@ -190,10 +190,42 @@ impl Driver<'_, '_> {
             &self.run.openings(),
         )?
         .ok_or_else(|| format!("{step}: not configured"))?;
-        let paths: Vec<PathBuf> = (1..=count)
-            .map(|k| self.run.file(g, &format!("{step}-{k}.json")))
-            .collect();
-        let result = gate::judge_shards(&paths, plan.rule, plan.sprt, &plan.conditions)?;
+        // The referee joins the shards (and refuses files of another match or overlapping
+        // shards); each judge merges into a file of its own, so two jobs never write one.
+        let merged = self
+            .run
+            .file(g, &format!("{step}.merged-{}.json", std::process::id()));
+        let mut args = vec![
+            "match".to_string(),
+            "merge".into(),
+            "--game".into(),
+            self.config.game.clone(),
+            "--results".into(),
+            merged.display().to_string(),
+        ];
+        for k in 1..=count {
+            args.push(
+                self.run
+                    .file(g, &format!("{step}-{k}.json"))
+                    .display()
+                    .to_string(),
+            );
+        }
+        let said = std::process::Command::new(&self.exe)
+            .args(&args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", self.exe.display()))?;
+        if !said.status.success() {
+            let _ = std::fs::remove_file(&merged);
+            return Err(format!(
+                "{step} of generation {g}: `ludus match merge` refused the shards: {}",
+                String::from_utf8_lossy(&said.stderr).trim()
+            ));
+        }
+        let result = gate::judge(&merged, plan.rule, plan.sprt, &plan.conditions);
+        let _ = std::fs::remove_file(&merged);
+        let result = result?;
         let mut found = StepDone::default();
         found.found.insert(
             "result".into(),
@@ -260,7 +292,7 @@ impl Driver<'_, '_> {
         }
         Ledger::append(&self.run, &Line::Generation(Box::new(line.clone())))?;
         super::chart::draw(&self.run, &self.config)?;
-        self.say(&stats::summary(&line))
+        self.say(&commands::summary(&line))
     }
 
     /// The anchor match of generation `g`'s net `me` against the hand evaluation.

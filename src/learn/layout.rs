@@ -183,3 +183,8 @@ pub fn check_of(net: &Path) -> PathBuf {
     name.push(".check");
     name.into()
 }
+
+/// `x` to one decimal (the ledger's seconds and rates).
+pub fn round1(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}

@@ -15,13 +15,13 @@
 
 pub mod chart;
 pub mod children;
+pub mod commands;
 pub mod config;
 pub mod driver;
 pub mod gate;
 pub mod generation;
 pub mod layout;
 pub mod ledger;
-pub mod stats;
 pub mod step;
 
 use std::io::Write;

@@ -26,11 +26,11 @@ use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 
+use super::commands;
 use super::driver::{Driver, StopRules, gate_passed};
 use super::gate::Kind;
 use super::layout::{RunDir, StepDone, write_atomic};
 use super::ledger::Ledger;
-use super::stats;
 use crate::runs::{RunError, Shard};
 
 /// The piece to run.
@@ -271,7 +271,7 @@ pub fn run_step(args: &StepArgs, driver: &mut Driver) -> Result<(), RunError> {
             if !steps.is_done("datagen") {
                 let (_, pieces) = complete(&run, g, "datagen").map_err(RunError::Failed)?;
                 let mut done =
-                    stats::data_found(&driver.data_files(g)).map_err(RunError::Failed)?;
+                    commands::data_found(&driver.data_files(g)).map_err(RunError::Failed)?;
                 done.seconds = pieces.iter().map(|p| p.seconds).fold(0.0, f64::max);
                 steps.done.insert("datagen".into(), done);
                 steps.write(&run, g).map_err(RunError::Failed)?;

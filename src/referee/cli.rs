@@ -17,8 +17,8 @@ use crate::referee::report::format_table;
 use crate::referee::results::{read_results, write_results};
 use crate::referee::runner::run_match;
 use crate::referee::schedule::Tournament;
-use crate::referee::stats::Sprt;
 use crate::runs::{self, RunError, Shard};
+use crate::stats::Sprt;
 
 /// `ludus match`: play engines against each other, or merge results.
 #[derive(Args, Debug)]

@@ -10,9 +10,9 @@ use crate::game::dynamic::RuleSet;
 use crate::record::Opening;
 use crate::referee::adjudication::Adjudication;
 use crate::referee::schedule::Tournament;
-use crate::referee::stats::Sprt;
 use crate::referee::time_control::TimeControl;
 use crate::runs::Shard;
+use crate::stats::Sprt;
 
 /// One engine of a match.
 #[derive(Clone, Debug, PartialEq, Eq)]

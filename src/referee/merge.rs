@@ -5,9 +5,9 @@
 
 use super::identity::MatchIdentity;
 use super::results::{ResultsFile, ResultsMeta};
-use super::stats::Sprt;
 use super::tally::Tally;
 use crate::runs::ShardSet;
+use crate::stats::Sprt;
 
 /// Refuses a file whose match differs from the first file's, naming the field.
 fn same_match(

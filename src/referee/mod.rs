@@ -23,6 +23,5 @@ pub mod results;
 pub mod resume;
 pub mod runner;
 pub mod schedule;
-pub mod stats;
 pub mod tally;
 pub mod time_control;

@@ -2,9 +2,9 @@
 
 use std::time::Duration;
 
-use super::stats::{EloEstimate, Pentanomial, Sprt, Verdict};
 use super::tally::{Encounter, Tally, describe, half_points};
 use crate::record::game::GameSummary;
+use crate::stats::{EloEstimate, Pentanomial, Sprt, Verdict};
 
 /// `x` rounded to `decimals`, without a negative zero.
 fn round(x: f64, decimals: i32) -> f64 {

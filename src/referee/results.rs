@@ -14,10 +14,10 @@ use serde::{Deserialize, Serialize};
 
 use super::identity::MatchIdentity;
 use super::report::sprt_state;
-use super::stats::{Sprt, Verdict};
 use super::tally::{Encounter, Tally};
 use crate::record::game::GameSummary;
 use crate::runs::ShardSet;
+use crate::stats::{Sprt, Verdict};
 
 /// The `format` of a results file.
 pub const FORMAT: &str = "ludus-match-results/2";

@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use super::stats::{Pentanomial, Wdl};
 use crate::record::game::{GameResult, GameSummary, Termination};
+use crate::stats::{Pentanomial, Wdl};
 
 /// All games of a match (or several shards) and the statistics from them.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -194,7 +194,7 @@ pub(crate) mod test_support {
     pub use Termination::{Crash, MaxPlies, Rules, TimeForfeit};
 
     /// The SPRT the table and results tests use.
-    pub const SPRT: crate::referee::stats::Sprt = crate::referee::stats::Sprt {
+    pub const SPRT: crate::stats::Sprt = crate::stats::Sprt {
         elo0: 0.0,
         elo1: 5.0,
         alpha: 0.05,

@@ -27,6 +27,10 @@ const DISPATCH_POINTS: &[(&str, &str)] = &[
     ),
     ("src/net/embedded.rs", "the built-in nets, one file a game"),
     (
+        "src/learn/config.rs",
+        "the learning loop's defaults by game (and Tactigon's openings book)",
+    ),
+    (
         "src/gui/svg/mod.rs",
         "the front ends' one dispatch to a game's drawing (Draw)",
     ),

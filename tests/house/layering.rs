@@ -50,6 +50,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "game",
             "client",
             "record",
+            "stats",
             "runs",
             "exit_status",
             "lines",
@@ -95,13 +96,14 @@ const ALLOWED: &[(&str, &[&str])] = &[
         ],
     ),
     ("wdl", &["game", "datagen", "runs"]),
+    ("stats", &[]),
     (
         "learn",
         &[
             "game",
             "net",
             "datagen",
-            "referee",
+            "stats",
             "record",
             "runs",
             "exit_status",

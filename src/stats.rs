@@ -1,4 +1,5 @@
-//! Match statistics for the referee: Elo from a score, its 95 % interval (from the
+//! Match statistics, shared by the referee (`ludus match`) and the learning loop's gates
+//! (`ludus learn`): Elo from a score, its 95 % interval (from the
 //! trinomial win/draw/loss counts, as cutechess reports it, or from the pentanomial counts of
 //! game pairs), the likelihood of superiority, and the sequential probability ratio test on
 //! game pairs (the generalised SPRT with logistic Elo and the exact maximum-likelihood

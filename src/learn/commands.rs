@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use super::children::ChildSpec;
 use super::config::LearnConfig;
-use super::driver::round1;
 use super::gate::{Rule, Side};
+use super::layout::round1;
 use super::layout::{RunDir, StepDone};
 use super::ledger::{GateResult, GenerationLine};
 use crate::datagen::check::DataReader;
@@ -329,7 +329,7 @@ pub fn match_status(
     conditions: &str,
     max: u64,
 ) -> (String, Option<f64>) {
-    match super::gate::judge(results, rule, conditions) {
+    match super::gate::judge(results, rule, None, conditions) {
         Ok(r) => (
             format!(
                 "{} of at most {max} games, {:+.1} ± {:.1}{}",
