@@ -322,10 +322,10 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("ludus-gate-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("r.json");
-        // 40 pairs, the candidate winning most: H1 for 0 against 20, not H1 for 400/500.
+        // 200 pairs, the candidate winning most: H1 for 0 against 20, H0 for 600 against 700.
         let text = r#"{"format": "ludus-match-results/2", "encounters": [{"first": "a",
-            "second": "b", "wins": 60, "losses": 20, "draws": 0, "elo": 190.8,
-            "elo_error": 80.0, "pentanomial": [1, 0, 18, 0, 21]}]}"#;
+            "second": "b", "wins": 360, "losses": 40, "draws": 0, "elo": 381.7,
+            "elo_error": 60.0, "pentanomial": [0, 0, 40, 0, 160]}]}"#;
         std::fs::write(&path, text).unwrap();
         let test = |elo0, elo1| Sprt {
             elo0,
@@ -334,9 +334,9 @@ mod tests {
             beta: 0.05,
         };
         let r = judge(&path, Rule::Better, Some(test(0.0, 20.0)), "x").unwrap();
-        assert_eq!((r.games, r.verdict.as_str(), r.passed), (80, "H1", true));
+        assert_eq!((r.games, r.verdict.as_str(), r.passed), (400, "H1", true));
         assert!(r.llr.is_some_and(|l| l > 2.94));
-        let r = judge(&path, Rule::Better, Some(test(400.0, 500.0)), "x").unwrap();
+        let r = judge(&path, Rule::Better, Some(test(600.0, 700.0)), "x").unwrap();
         assert_eq!((r.verdict.as_str(), r.passed), ("H0", false));
         // Without a test the verdict is "none", which the rule "better" does not pass.
         let r = judge(&path, Rule::Better, None, "x").unwrap();
