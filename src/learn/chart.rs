@@ -143,7 +143,7 @@ pub fn render(ledger: &Ledger, title: &str) -> Result<String, String> {
             .legend(move |(x, y)| Circle::new((x + 10, y), 5, red.stroke_width(2)));
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
+            .position(SeriesLabelPosition::LowerRight)
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
             .draw()
