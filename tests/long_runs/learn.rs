@@ -176,10 +176,10 @@ fn a_tiny_loop_runs_two_generations_and_resumes_after_a_kill_to_the_same_ledger(
     child.wait().expect("reaped");
     let steps = std::fs::read_to_string(cut.join("gen-001").join("steps.json")).expect("steps");
     assert!(steps.contains("\"train\""), "{steps}");
-    assert!(
-        !steps.contains("\"gate-nodes\": {\n      \"seconds\""),
-        "{steps}"
-    );
+    // Cut before the run's end (its gate may have ended just before the kill: a gate of a few
+    // games can decide within milliseconds of its first record).
+    let cut_ledger = std::fs::read_to_string(cut.join("ledger.jsonl")).unwrap_or_default();
+    assert!(cut_ledger.lines().count() < 4, "{cut_ledger}");
     // The children went with the driver: a second driver is not refused for the lock, and
     // no datagen or match of the first writes beside it.
     let (status, out, err) = run_ludus(&learn_args(&cut_s, &config));
