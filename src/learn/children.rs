@@ -180,7 +180,9 @@ pub fn run_all(
             let elapsed = started.elapsed().as_secs_f64();
             let eta = match (fraction, expected) {
                 (Some(f), _) if f > 0.02 => Some(elapsed / f * (1.0 - f)),
-                (_, Some(e)) => Some((e - elapsed).max(0.0)),
+                // The same step's time in the generation before, while it is not yet spent
+                // (a gate's SPRT can take longer: then no ETA rather than a wrong one).
+                (_, Some(e)) if e > elapsed => Some(e - elapsed),
                 _ => None,
             };
             let mut text = format!("{label}: ");
