@@ -123,13 +123,19 @@ pub fn datagen_specs(
 
 /// The last line of a log that starts with `prefix` (after trimming), if any.
 fn last_line_with(path: &Path, prefix: &str) -> Option<String> {
+    last_line(path, |l| l.trim().starts_with(prefix)).map(|l| l.trim().to_string())
+}
+
+/// The last line of a log that contains `needle`, if any.
+fn last_line_with_containing(path: &Path, needle: &str) -> Option<String> {
+    last_line(path, |l| l.contains(needle))
+}
+
+/// The last line of the log at `path` that `keep` accepts.
+fn last_line(path: &Path, keep: impl Fn(&str) -> bool) -> Option<String> {
     let bytes = crate::files::read_regular(path, 1 << 30).ok()?;
     let text = String::from_utf8_lossy(&bytes);
-    text.lines()
-        .rev()
-        .map(str::trim)
-        .find(|l| l.starts_with(prefix))
-        .map(str::to_string)
+    text.lines().rev().find(|l| keep(l)).map(str::to_string)
 }
 
 /// The number after `word` ... in `line`: the first number of the line's words before it.
@@ -271,8 +277,7 @@ fn after(line: &str, key: &str) -> Option<f64> {
 
 /// What training said: positions, losses, time.
 pub fn train_found(log: &Path) -> Result<StepDone, String> {
-    let read = last_line_with(log, "").map(|_| ());
-    read.ok_or_else(|| format!("{}: empty", log.display()))?;
+    last_line(log, |_| true).ok_or_else(|| format!("{}: empty", log.display()))?;
     let mut done = StepDone::default();
     if let Some(l) = last_line_with_containing(log, "training and") {
         if let Some(n) = l
@@ -311,15 +316,6 @@ pub fn train_found(log: &Path) -> Result<StepDone, String> {
         }
     }
     Ok(done)
-}
-
-fn last_line_with_containing(path: &Path, needle: &str) -> Option<String> {
-    let bytes = crate::files::read_regular(path, 1 << 30).ok()?;
-    let text = String::from_utf8_lossy(&bytes);
-    text.lines()
-        .rev()
-        .find(|l| l.contains(needle))
-        .map(str::to_string)
 }
 
 /// How far a match is: its games, Elo and LLR so far, from its results file.

@@ -113,7 +113,6 @@ impl Driver<'_, '_> {
         } else {
             best
         };
-        let me = if g == 0 { best.clone() } else { me };
         let plan = gate::plan(
             &self.config,
             kind,

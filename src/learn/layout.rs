@@ -86,23 +86,28 @@ impl RunDir {
     /// whatever ends it.
     pub fn lock(&self) -> Result<File, String> {
         let path = self.root.join("learn.lock");
-        let file = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        // SAFETY: flock on a descriptor this function owns; no memory is involved.
-        let status = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-        if status != 0 {
-            return Err(format!(
+        lock_exclusive(&path)?.ok_or_else(|| {
+            format!(
                 "another `ludus learn` is working on {} (it holds {}): one driver at a time",
                 self.root.display(),
                 path.display()
-            ));
-        }
-        Ok(file)
+            )
+        })
     }
+}
+
+/// An exclusive flock on the file at `path` (made if missing), held while the file lives;
+/// `None` when another holds it.
+pub fn lock_exclusive(path: &Path) -> Result<Option<File>, String> {
+    let file = File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    // SAFETY: flock on a descriptor this function owns; no memory is involved.
+    let status = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    Ok((status == 0).then_some(file))
 }
 
 /// What a finished step found, and how long it took.

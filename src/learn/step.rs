@@ -20,7 +20,6 @@
 //! names its generation (`--generation G`): a stale job of an earlier generation is refused.
 
 use std::fs::File;
-use std::os::fd::AsRawFd;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -86,20 +85,15 @@ fn lock_piece(run: &RunDir, g: u32, name: &str) -> Result<PieceLock, RunError> {
     std::fs::create_dir_all(&dir)
         .map_err(|e| RunError::failed(format!("{}: {e}", dir.display())))?;
     let path = dir.join(format!("{name}.lock"));
-    let file = File::options()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|e| RunError::failed(format!("{}: {e}", path.display())))?;
-    // SAFETY: flock on a descriptor owned here; no memory is involved.
-    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-        return Err(RunError::refused(format!(
-            "{name} of generation {g} is being worked on by another job ({}): this one leaves \
-             it alone",
-            path.display()
-        )));
-    }
+    let file = super::layout::lock_exclusive(&path)
+        .map_err(RunError::Failed)?
+        .ok_or_else(|| {
+            RunError::refused(format!(
+                "{name} of generation {g} is being worked on by another job ({}): this one \
+                 leaves it alone",
+                path.display()
+            ))
+        })?;
     Ok(PieceLock(file))
 }
 
