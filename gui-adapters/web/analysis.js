@@ -99,6 +99,10 @@ export function showInfo(info, state, shown) {
     if (info.string.startsWith('error')) $('an-kind').textContent = `(${info.string})`;
     return false;
   }
+  // An engine move searched at a weakened level (a rating): its scores and lines are the
+  // weakened player's opinion, so neither the bar nor the panel shows them; a full-strength
+  // evaluation of the position follows (kind `evaluation`).
+  if (info.full === false) return false;
   const view = p1View(info.score, info.p1, info.wdl);
   // Late lines of a position left behind are not this position's.
   if (info.kind === 'analysis' && view && info.pv && info.ply === mode.ply) {
@@ -119,7 +123,9 @@ export function showInfo(info, state, shown) {
   panelPly = info.ply;
   $('analysis').dataset.ply = String(info.ply);
   const side = state.sides[info.p1 ? 0 : 1];
-  const kinds = { hint: '(hint search)', analysis: '(analysis)', review: '(review)' };
+  const kinds = {
+    hint: '(hint search)', analysis: '(analysis)', review: '(review)', evaluation: '(evaluation)',
+  };
   const proven = provenInfo(info);
   $('an-kind').textContent = `${kinds[info.kind] ?? `(${side}'s search)`}${proven ? ' — proven' : ''}`;
   if (proven) {

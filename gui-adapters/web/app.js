@@ -21,6 +21,7 @@ import {
   initReview, renderReview, reviewEvent, reviewMarks, reviewScore, syncReview,
 } from './review.js';
 import { animateMove, applyMarks, drawArrows } from './board.js';
+import { initBoardKeys, markCursor } from './board-keys.js';
 import {
   initSound, initTheme, playSound, storeFlip, storedFlip,
 } from './prefs.js';
@@ -135,6 +136,7 @@ function render() {
   document.body.dataset.ply = String(s.moves.length);
   document.body.dataset.seq = String(s.seq);
   document.body.dataset.thinking = String(s.thinking);
+  document.body.dataset.evaluating = String(Boolean(s.evaluating));
   const level = s.level ? ` (${s.level.replace(/^elo /, 'rating ')})` : '';
   const who = ['human', 'human'].map((_, i) => (s.humans[i] ? 'human' : `${s.engine}${level}`));
   $('title').textContent = `${s.game[0].toUpperCase()}${s.game.slice(1)} — ${s.sides[0]}: ${who[0]} · ${s.sides[1]}: ${who[1]}`;
@@ -247,9 +249,14 @@ function renderStatus() {
   }
   if (s.hinting) text += ' — looking for a hint…';
   if (s.hint) text += ` — hint: ${s.hint}`;
-  // Also where the note under the move list is out of sight (a phone's).
+  // Also where the note under the move list is out of sight (a phone's). The side to move
+  // there comes first, as the board's caption says it; the game's own turn after it.
   const view = viewing();
-  if (view) text = `Viewing ${view.ply ? `move ${view.ply} of ${s.moves.length}` : 'the start'} — ${text}`;
+  if (view) {
+    const where = view.ply ? `move ${view.ply} of ${s.moves.length}` : 'the start';
+    const there = `${sideName(view.p1turn)} to move there`;
+    text = `Viewing ${where}: ${there} — in the game: ${text}`;
+  }
   $('status').textContent = text;
 }
 
@@ -288,6 +295,7 @@ function renderMarks() {
   if (hint) items.push({ mv: hint, kind: 'hint' });
   drawArrows(board.querySelector('svg'), s.notation, items);
   if (live) drawControlMarks(board.querySelector('svg'), s, picker);
+  markCursor();
 }
 
 /** A small picture of a Tactigon piece of `side` (`p1`, `p2`) for the trays. */
@@ -384,14 +392,20 @@ async function act(outcome) {
 
 function onBoardClick(event) {
   const target = event.target.closest('[data-cell]');
-  if (!state || !target) return;
+  if (!target) return;
+  chooseCell(target.dataset.cell, (event.pointerType || pointer) !== 'mouse');
+}
+
+/** A cell chosen, by a click or a tap (`touch`) or by the keyboard (board-keys.js). */
+function chooseCell(cell, touch = false) {
+  if (!state) return;
   if (viewing()) {
     say('This is an earlier position: moves are made on the current one (End, or "Back to the game")', 'warn', 'view');
     return;
   }
   if (state.gameover) { say('The game is over: start a new one', 'warn'); return; }
   if (!state.human_to_move) { say(`Wait: it is ${state.engine}'s turn`, 'warn'); return; }
-  act(picker.click(target.dataset.cell, state.legal, (event.pointerType || pointer) !== 'mouse'));
+  act(picker.click(cell, state.legal, touch));
 }
 
 /** The mouse over a cell: Isaac shows the tile a click there would place. */
@@ -518,6 +532,7 @@ async function main() {
   initNewGame(setup, async (body) => (await post('/api/new', body)) !== null);
   $('btn-new').addEventListener('click', () => openNewGame(state));
   $('board').addEventListener('click', onBoardClick);
+  initBoardKeys((cell) => chooseCell(cell));
   $('board').addEventListener('pointerdown', (e) => { pointer = e.pointerType; });
   $('board').addEventListener('pointerover', onBoardHover);
   $('board').addEventListener('pointerleave', (e) => {

@@ -60,14 +60,20 @@ function levelChoice() {
   return level;
 }
 
+/** The server's setup of `game`: its sides, its own rating range (`elo`) and default level. */
+const gameSetup = (game) => setup.games.find((g) => g.name === game) ?? {};
+
 /**
- * The level choices: the engine's `Level` values, and when it has `UCI_LimitStrength` and
- * `UCI_Elo`, ratings within `UCI_Elo`'s range every 200 points (value `elo N`), weakest first,
- * between its weakest `Level` values and full strength; the server's default says so.
+ * The level choices of `game`: the engine's `Level` values, and when it has
+ * `UCI_LimitStrength` and `UCI_Elo`, ratings within the game's own range (each game is rated
+ * on its own scale) every 200 points (value `elo N`), weakest first, between its weakest
+ * `Level` values and full strength; the game's default says so.
  */
-function levelOptions(level) {
+function levelOptions(level, game) {
   const limit = setup.options.find((o) => o.name.toLowerCase() === 'uci_limitstrength');
-  const elo = setup.options.find((o) => o.name.toLowerCase() === 'uci_elo' && o.type === 'spin');
+  const own = gameSetup(game);
+  const elo = own.elo ?? setup.options.find((o) => o.name.toLowerCase() === 'uci_elo' && o.type === 'spin');
+  const fallback = own.default_level ?? setup.default_level;
   const ratings = [];
   if (limit && elo && elo.min != null && elo.max != null) {
     for (let r = Math.ceil(elo.min / 200) * 200; r <= elo.max; r += 200) ratings.push(r);
@@ -75,16 +81,35 @@ function levelOptions(level) {
   const options = level.vars.map((v) => new Option(v, v));
   const full = level.vars.indexOf('full');
   const rated = ratings.map((r) => new Option(
-    `elo ${r}` === setup.default_level ? `rating ${r} (default)` : `rating ${r}`, `elo ${r}`,
+    `elo ${r}` === fallback ? `rating ${r} (default)` : `rating ${r}`, `elo ${r}`,
   ));
   options.splice(full < 0 ? options.length : full, 0, ...rated);
   return options;
 }
 
+/**
+ * Fills the level list for the game chosen, keeping the level chosen where the new list has
+ * it (`wanted`: the level to choose, else the one chosen now), else the game's default.
+ */
+function showLevels(wanted = null) {
+  const level = levelChoice();
+  if (!level) return;
+  const game = $('ng-game').value;
+  const select = $('ng-level');
+  const keep = wanted ?? select.value;
+  select.replaceChildren(...levelOptions(level, game));
+  const values = [...select.options].map((o) => o.value);
+  const fallback = gameSetup(game).default_level ?? setup.default_level ?? level.default;
+  select.value = values.includes(keep) ? keep : fallback;
+  $('ng-rating-note').hidden = !values.some((v) => v.startsWith('elo '));
+}
+
+/** The level and the time per move are the engine's: off for two people. A rating plays a
+ * number of nodes, so the time per move changes nothing there and is off too. */
 function engineFields() {
   const engine = $('ng-mode').value !== 'hh';
   $('ng-level').disabled = !engine;
-  $('ng-movetime').disabled = !engine;
+  $('ng-movetime').disabled = !engine || $('ng-level').value.startsWith('elo ');
 }
 
 /** Fills the dialog with the current game's settings and opens it. */
@@ -94,8 +119,7 @@ export function openNewGame(state) {
     $('ng-game').value = state.game;
     $('ng-mode').value = state.mode;
     $('ng-movetime').value = state.movetime;
-    const level = levelChoice();
-    if (level) $('ng-level').value = state.level ?? setup.default_level ?? level.default;
+    showLevels(state.level ?? gameSetup(state.game).default_level ?? null);
   }
   showOptions();
   engineFields();
@@ -123,10 +147,10 @@ export function initNewGame(serverSetup, onStart) {
   start = onStart;
   const games = $('ng-game');
   games.replaceChildren(...setup.games.map((g) => new Option(g.name[0].toUpperCase() + g.name.slice(1), g.name)));
-  const level = levelChoice();
-  if (level) $('ng-level').replaceChildren(...levelOptions(level));
-  games.addEventListener('change', showOptions);
+  showLevels();
+  games.addEventListener('change', () => { showOptions(); showLevels(); engineFields(); });
   $('ng-mode').addEventListener('change', engineFields);
+  $('ng-level').addEventListener('change', engineFields);
   $('ng-cancel').addEventListener('click', () => $('new-dialog').close());
   $('new-form').addEventListener('submit', async (event) => {
     event.preventDefault();

@@ -94,7 +94,9 @@ function advanceInfo(state, c, flipped) {
     : `${mover}'s counter: score ${r.score} → ${r.score + c.advance}, on cell ${shownCell(cell, flipped)}`;
   const line = c.tile[1] === 'h' ? 'row' : 'column';
   const counters = r.counters_on_line ? ` × ${2 ** r.counters_on_line} (${r.counters_on_line} counter${r.counters_on_line > 1 ? 's' : ''} in it)` : '';
-  const earns = `Earns ${r.earned} = ${r.tiles_on_line} tile${r.tiles_on_line === 1 ? '' : 's'} on the ${line} × value ${r.value}${counters}`;
+  // The removal earns up to `earned`; the advance chosen takes that many of them, or fewer.
+  const taken = c.advance === r.earned ? '' : `; +${c.advance} chosen: ${mover} takes ${c.advance} of them`;
+  const earns = `Earns ${r.earned} = ${r.tiles_on_line} tile${r.tiles_on_line === 1 ? '' : 's'} on the ${line} × value ${r.value}${counters}${taken}`;
   const lines = [el('div', { 'data-field': 'landing' }, lands), el('div', { 'data-field': 'earned' }, earns)];
   if (r.collision) {
     lines.push(el('div', { 'data-field': 'collision', class: 'warn' },

@@ -39,6 +39,7 @@ export function renderReview(state, ply, sides, onPick) {
   button.textContent = running ? 'Stop review' : review ? 'Review again' : 'Review game';
   button.disabled = !running && (state.moves.length === 0 || !state.can_analyse);
   $('review-limit').disabled = running;
+  labelLevels(state);
   const status = $('review-status');
   document.body.dataset.review = running ? 'running' : review ? 'done' : 'none';
   if (!review) {
@@ -64,10 +65,29 @@ export function renderReview(state, ply, sides, onPick) {
   drawGraph(graph, review.graph, review.moves, ply, sides, onPick, state.score_words);
 }
 
-/** The limit chosen in the box's list (`depth 4`, `nodes 200000`) as the request's body. */
+/** The level chosen in the box's list (`fast`, `normal`, `deep`) as the request's body. */
 function limitBody() {
-  const [name, value] = $('review-limit').value.split(' ');
-  return { [name]: Number(value) };
+  return { level: $('review-limit').value };
+}
+
+/** About how long `seconds` take, in words: "about 8 s", "about 2 min". */
+function about(seconds) {
+  if (seconds < 1) return 'under a second';
+  if (seconds < 90) return `about ${Math.round(seconds)} s`;
+  return `about ${Math.round(seconds / 60)} min`;
+}
+
+/**
+ * Each level of the list with its limit in this game and the wait it means for the game's
+ * positions (the state's `review_levels`: the same level waits about as long in every game).
+ */
+function labelLevels(state) {
+  const positions = state.moves.length + 1;
+  for (const option of $('review-limit').options) {
+    const level = state.review_levels?.find((l) => l.level === option.value);
+    if (!level) continue;
+    option.textContent = `${option.value} — ${about(level.seconds * positions)} (${level.limit})`;
+  }
 }
 
 /** Sets up the review button: starts a review, or stops the one running. */
@@ -76,6 +96,9 @@ export function initReview(apply, say) {
     const body = review?.running ? { stop: true } : limitBody();
     try {
       apply(await request('/api/review', body));
+      // The graph comes under the button: brought into view (a desktop's side column scrolls
+      // by itself, and the review is below the analysis).
+      if (!body.stop) $('review').scrollIntoView({ block: 'nearest' });
     } catch (e) {
       say(e.message, 'error');
     }

@@ -277,6 +277,14 @@ impl EngineProcess {
         }
     }
 
+    /// Does the handshake once more (after `UCI_Variant` changed, an engine may advertise
+    /// other ranges: ludus gives each game's own `UCI_Elo` range): the options are those of
+    /// the new answer. No `ugiok` within `timeout` is a stall.
+    pub fn handshake_again(&mut self, timeout: Duration) -> Result<(), EngineFailure> {
+        self.options.clear();
+        self.handshake(timeout)
+    }
+
     /// The options the engine advertised in its handshake, in order.
     pub fn options(&self) -> &[EngineOption] {
         &self.options

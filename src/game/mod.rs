@@ -296,6 +296,14 @@ pub trait SearchHooks: Game {
     /// rating matches measured (docs/strength.md, "Levels"); empty: the game has no levels
     /// below full strength.
     const RATED_SETTINGS: &'static [RatedSetting] = &[];
+    /// A game review's levels `fast`, `normal` and `deep` as `go` limits of this game, each
+    /// with the seconds one position takes at it (docs/benchmarks.md, "Review levels"): set per
+    /// game so that a level means about the same wait in every game.
+    const REVIEW_LEVELS: [(&'static str, f64); 3] = [
+        ("depth 4", 0.2),
+        ("nodes 200000", 0.35),
+        ("nodes 2000000", 1.9),
+    ];
     /// With several search threads (Lazy SMP), whether helpers search the iteration the main
     /// thread is on, splitting its tree with it by deferring moves, rather than going a ply
     /// ahead of it (`search::iterations`). Set per game where time to depth and a threads SPRT
@@ -428,6 +436,18 @@ impl GameId {
             }
         }
         self.visit(Name)
+    }
+
+    /// The game's [`SearchHooks::REVIEW_LEVELS`].
+    pub fn review_levels(self) -> [(&'static str, f64); 3] {
+        struct Levels;
+        impl GameVisitor for Levels {
+            type Output = [(&'static str, f64); 3];
+            fn visit<G: Searchable>(self) -> [(&'static str, f64); 3] {
+                G::REVIEW_LEVELS
+            }
+        }
+        self.visit(Levels)
     }
 
     /// The game's [`SearchHooks::RATED_SETTINGS`].

@@ -71,7 +71,7 @@ pub(crate) fn run_events(
     output: Box<dyn Write + Send>,
     config: Config,
 ) -> i32 {
-    let specs = options::all_specs();
+    let specs = options::all_specs(config.game);
     let mut values = OptionValues::from_specs(&specs);
     values.set(options::VARIANT, config.game.name().to_string());
     let mut pending = VecDeque::new();
@@ -90,6 +90,7 @@ pub(crate) fn run_events(
         quit_when_idle: false,
         failed: false,
         eval_file_net: None,
+        announced_eval: None,
     };
     loop {
         let game = shared.game;

@@ -95,10 +95,11 @@ pub fn hash_shortfall(mib: u64, current_mib: u64) -> Option<String> {
     })
 }
 
-/// Every option, engine options first, then each game's rule switches.
-pub fn all_specs() -> Vec<OptionSpec> {
+/// Every option while `game` is played, engine options first, then each game's rule
+/// switches. `UCI_Elo`'s range is `game`'s own scale.
+pub fn all_specs(game: GameId) -> Vec<OptionSpec> {
     let variants: Vec<&'static str> = GameId::ALL.iter().map(|g| g.name()).collect();
-    let (elo_low, elo_high) = strength::elo_range();
+    let (elo_low, elo_high) = strength::elo_range(game);
     let mut specs = vec![
         OptionSpec::combo(VARIANT, GameId::DEFAULT.name(), &variants),
         OptionSpec::spin(HASH, DEFAULT_HASH_MIB, 1, max_hash_mib()),
@@ -143,7 +144,7 @@ mod tests {
 
     #[test]
     fn names_are_unique_and_game_switches_are_prefixed() {
-        let specs = all_specs();
+        let specs = all_specs(GameId::DEFAULT);
         for (i, a) in specs.iter().enumerate() {
             for b in &specs[i + 1..] {
                 assert!(!a.name.eq_ignore_ascii_case(b.name), "{}", a.name);

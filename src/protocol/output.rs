@@ -58,6 +58,10 @@ impl Output {
                 eprintln!("{text}");
                 return;
             }
+            // Which evaluation the search uses: a protocol session's news, no result.
+            if text.starts_with("info string eval ") {
+                return;
+            }
             if text.starts_with("info ") && !text.starts_with("info string") {
                 // The line that matches `bestmove`: with MultiPV, the first line's.
                 let other_line = text.contains(" multipv ") && !text.contains(" multipv 1 ");

@@ -47,7 +47,8 @@
 //! backslash, control characters written as spaces), a blank line, the movetext and a blank
 //! line. The movetext numbers the ply pairs (`N.` before every odd ply) and follows every
 //! move with a comment `{score/depth time of budget}`: the mover's last reported score
-//! (`+35`, `-M2`, `?` if none), its depth (`?` if none), the time the referee measured from
+//! (`+35`, `-M2`, `?` if none), its depth (`?` if none; `score/depth ` left out when the mover
+//! gave neither, as for a person's move on the web), the time the referee measured from
 //! `go` to `bestmove`, and the time the mover had for the move (its clock before the move, or
 //! the fixed move time; margin excluded; ` of …` left out when the move had no time limit),
 //! both in seconds. A time at or past its budget is a move on the flag. Then
@@ -71,7 +72,7 @@ mod tests;
 
 pub use game::{GameRecord, GameResult, GameSummary, MoveRecord, Termination, today};
 pub use opening::Opening;
-pub use read::{RecordedGame, Recovered, read_records};
+pub use read::{RecordedGame, Recovered, parse_record_text, read_records};
 
 /// The longest movetext line, where the moves allow.
 const WIDTH: usize = 80;
@@ -151,15 +152,22 @@ pub fn format_block(rec: &GameRecord, extra: &[(String, String)]) -> String {
         } else {
             String::new()
         };
-        let score = m.score.map_or_else(|| "?".to_string(), |s| s.to_string());
-        let depth = m.depth.map_or_else(|| "?".to_string(), |d| d.to_string());
+        // A move nobody searched (a person's on the web) has neither: only its time is said.
+        let searched = match (m.score, m.depth) {
+            (None, None) => String::new(),
+            (score, depth) => {
+                let score = score.map_or_else(|| "?".to_string(), |s| s.to_string());
+                let depth = depth.map_or_else(|| "?".to_string(), |d| d.to_string());
+                format!("{score}/{depth} ")
+            }
+        };
         let seconds = |ms: u64| format!("{}.{:03}s", ms / 1000, ms % 1000);
         let budget = m
             .budget_ms
             .map_or_else(String::new, |b| format!(" of {}", seconds(b)));
         let text = movetext_safe(&m.text);
         units.push(format!(
-            "{number}{text} {{{score}/{depth} {}{budget}}}",
+            "{number}{text} {{{searched}{}{budget}}}",
             seconds(m.time_ms)
         ));
     }

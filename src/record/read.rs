@@ -87,6 +87,38 @@ pub fn read_records(path: &Path) -> Result<Recovered, String> {
     read_from(BufReader::new(file)).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// The complete games of a record's text (a pasted export, a referee's game), read as
+/// [`read_records`] reads a file; the last block counts as complete without its final blank
+/// line. A game still in progress, as the web page exports one (`[Result "*"]`,
+/// `[Termination "unterminated"]`, the movetext ending in `*`), is read too: its summary then
+/// says a draw by the rules, which only its moves' readers may ignore.
+pub fn parse_record_text(text: &str) -> Result<Vec<RecordedGame>, String> {
+    let text = text
+        .replace("[Result \"*\"]", "[Result \"1/2-1/2\"]")
+        .replace("[Termination \"unterminated\"]", "[Termination \"rules\"]");
+    // A movetext's last line (before a blank line or the end) ending in the token `*`.
+    let lines: Vec<&str> = text.trim_end().lines().collect();
+    let mut whole = String::with_capacity(text.len() + 16);
+    for (i, line) in lines.iter().enumerate() {
+        let last_of_block = lines.get(i + 1).is_none_or(|next| next.trim().is_empty());
+        let open = line.trim_end();
+        match open.strip_suffix('*') {
+            Some(rest)
+                if last_of_block
+                    && !open.starts_with('[')
+                    && (rest.is_empty() || rest.ends_with(' ')) =>
+            {
+                whole.push_str(rest);
+                whole.push_str("1/2-1/2");
+            }
+            _ => whole.push_str(line),
+        }
+        whole.push('\n');
+    }
+    whole.push('\n');
+    read_from(whole.as_bytes()).map(|r| r.games)
+}
+
 /// The complete (newline-ended) lines of a file, numbered from 1, read one at a time. A last
 /// line without its newline is never returned: it is part of a cut-short tail.
 struct Lines<R> {

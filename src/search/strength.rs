@@ -44,15 +44,15 @@ impl Strength {
     }
 }
 
-/// The lowest and highest rating any game's settings reach: the range of `UCI_Elo`.
-pub fn elo_range() -> (i64, i64) {
-    let scales = GameId::ALL.iter().map(|g| g.rated_settings());
-    let ends: Vec<(i64, i64)> = scales
-        .filter_map(|s| Some((s.first()?.elo, s.last()?.elo)))
-        .collect();
-    let low = ends.iter().map(|e| e.0).min();
-    let high = ends.iter().map(|e| e.1).max();
-    (low.unwrap_or(0), high.unwrap_or(0))
+/// The lowest and highest rating `game`'s settings reach: the range of `UCI_Elo` while it is
+/// played (each game has its own scale, measured by its own matches). `(0, 0)` for a game
+/// without ratings.
+pub fn elo_range(game: GameId) -> (i64, i64) {
+    let scale = game.rated_settings();
+    match (scale.first(), scale.last()) {
+        (Some(first), Some(last)) => (first.elo, last.elo),
+        _ => (0, 0),
+    }
 }
 
 /// The setting of a game's scale `scale` (its

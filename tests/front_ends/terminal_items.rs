@@ -238,3 +238,64 @@ fn sight_white_is_drawn_light_and_black_dark() {
         "{captured:?}"
     );
 }
+
+/// The move a full-strength one-shot search plays in `game`'s start position.
+fn full_strength_move(game: &str) -> String {
+    let out = std::process::Command::new(LUDUS)
+        .args(["go", "--game", game, "--movetime", "200"])
+        .output()
+        .expect("ludus go runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().last().unwrap_or_default().to_string();
+    line.strip_prefix("bestmove ")
+        .unwrap_or_else(|| panic!("a bestmove line, not {text}"))
+        .to_string()
+}
+
+/// Issue 59 item 3: at `--elo 400` the engine's moves are weak, but `hint` is its full-strength
+/// move (Sight 5×5's start is in the solved book: always d4, where rating 400 said c3, b4,
+/// c5 …).
+#[test]
+fn a_hint_is_full_strength_at_a_low_rating() {
+    if !tmux_available() {
+        return;
+    }
+    let best = full_strength_move("sight");
+    let screen = Screen::start("hint", &["--game", "sight", "--elo", "400"]);
+    screen.wait_for("the first prompt", |s| last_line(s).ends_with("to move>"));
+    for asked in 1..=4 {
+        screen.type_line("hint");
+        // Counted in the whole history: the first hints scroll off an 80×24 screen.
+        let hints = || -> Vec<String> {
+            let history = screen.history();
+            let lines = history.lines().filter(|l| l.starts_with("hint: "));
+            lines.map(str::to_string).collect()
+        };
+        screen.wait_for("the hint", |s| {
+            hints().len() == asked && last_line(s).ends_with("to move>")
+        });
+        assert_eq!(hints().last(), Some(&format!("hint: {best}")));
+    }
+    // The engine's own move is still at the rating: a game goes on after the hints.
+    screen.type_line(&best);
+    screen.wait_for("the engine's reply", |s| {
+        s.lines().any(|l| l.contains("(engine) plays")) && last_line(s).ends_with("to move>")
+    });
+}
+
+/// Issue 59 items 2 and 12: a Tactigon draw by the ply cap is announced as such (not "Red
+/// has no legal move"), and the banner counts plies as plies.
+#[test]
+fn a_draw_by_the_ply_cap_says_so() {
+    if !tmux_available() {
+        return;
+    }
+    let screen = people("cap", "tactigon", &["--option", "Tactigon_PlyCap=4"]);
+    screen.type_moves(&["f6-f8", "f14-f12", "b6-b8", "b14-b12"]);
+    let ended = screen.wait_for("the end", |s| s.contains("***"));
+    let banner = ended.replace('\n', " ");
+    assert!(
+        banner.contains("*** Draw: the ply cap (4 plies) is reached (4 plies) ***"),
+        "{ended}"
+    );
+}

@@ -309,7 +309,7 @@ fn the_end_of_a_game_says_why_on_80_by_24() {
     } else {
         "White"
     };
-    let banner = format!("has no legal move ({} moves) ***", moves.len());
+    let banner = format!("has no legal move ({} plies) ***", moves.len());
     assert!(
         ended.contains(&format!("wins: {loser} {banner}")),
         "{ended}"

@@ -202,3 +202,50 @@ fn isaac_states_carry_the_panel_and_every_legal_removal_with_its_landing_cells()
     assert_eq!(new_game(&c, "sight", "hh")["isaac"], Value::Null);
     server.stop();
 }
+
+/// Issue 59 item 2: every way a Tactigon game ends is announced for what it is on the web —
+/// a draw by the ply cap is not "Red has no legal move" (a finished game lists no legal move
+/// whatever ended it). The positions are docs/rules/tactigon.md's.
+#[test]
+fn every_tactigon_ending_is_announced_for_what_it_is() {
+    let (_server, c) = start();
+    let play = |options: Value, text: &str| -> Value {
+        c.ok(
+            "/api/new",
+            json!({ "game": "tactigon", "mode": "hh", "options": options }),
+        );
+        c.ok("/api/load", json!({ "text": text }))
+    };
+    let cases = [
+        (
+            json!({ "Tactigon_PlyCap": 4 }),
+            "startpos moves f6-f8 f14-f12 b6-b8 b14-b12",
+            "draw",
+            "Draw: the ply cap (4 plies) is reached",
+        ),
+        (
+            json!({}),
+            "fen Pc/3cc4/10/10p/10/9/2 r 0",
+            "p2win",
+            "Blue (player two) wins: Red has no legal move",
+        ),
+        (
+            json!({ "Tactigon_NoMoveResult": "draw" }),
+            "fen Pc/3cc4/10/10p/10/9/2 r 0",
+            "draw",
+            "Draw: Red has no legal move",
+        ),
+        (
+            json!({}),
+            "fen 2/4C4/10/2P5p1c/10/4C4/2 r 9",
+            "p1win",
+            "Red (player one) wins: Red holds both gold tiles",
+        ),
+    ];
+    for (options, text, result, reason) in cases {
+        let state = play(options, text);
+        assert_eq!(state["gameover"], json!(true), "{text}");
+        assert_eq!(state["result"], json!(result), "{text}");
+        assert_eq!(state["reason"], json!(reason), "{text}");
+    }
+}

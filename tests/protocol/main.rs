@@ -7,6 +7,7 @@ mod common;
 
 mod cli;
 mod protocol_book;
+mod protocol_evaluation;
 mod protocol_info;
 mod protocol_input;
 mod protocol_interleavings;

@@ -119,7 +119,7 @@ fn line_matches(expected: &str, actual: &str) -> bool {
 
 /// Replays one block in a fresh engine process, waiting at most `timeout` for each line.
 fn replay(block: &Block, timeout: Duration) {
-    let mut engine = Engine::spawn();
+    let mut engine = Engine::spawn().showing_evaluation();
     for step in &block.steps {
         engine.send(&step.input);
         let mut skipping = false;

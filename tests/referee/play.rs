@@ -64,7 +64,7 @@ fn banner(game: GameId, outcome: Outcome) -> String {
     format!("*** {text}: ")
 }
 
-/// The end banner of `out` (wrapped lines joined): `*** WHO wins: WHY (N moves) ***`.
+/// The end banner of `out` (wrapped lines joined): `*** WHO wins: WHY (N plies) ***`.
 fn end_banner(out: &str) -> String {
     let from = out.rfind("*** ").unwrap_or(0);
     out[from..].trim_end().replace('\n', " ")
@@ -96,7 +96,7 @@ fn two_people_play_complete_games_and_bad_input_is_reprompted() {
         let expected = banner(game, outcome);
         let end = end_banner(&out);
         assert!(
-            end.starts_with(&expected) && end.ends_with(&format!(" ({} moves) ***", moves.len())),
+            end.starts_with(&expected) && end.ends_with(&format!(" ({} plies) ***", moves.len())),
             "{game:?}: {expected}\n{out}"
         );
         assert!(end.len() > expected.len() + 14, "a reason: {end}");

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use ludus::game::isaac::{Isaac, IsaacRules};
 use ludus::game::sight::{Sight, SightSettings};
 use ludus::game::tactigon::Tactigon;
-use ludus::game::{Game, RatedSetting, SearchHooks, Searchable};
+use ludus::game::{Game, GameId, RatedSetting, SearchHooks, Searchable};
 use ludus::search::strength::{self, Strength, choose, for_elo, search_limited};
 use ludus::search::{Limits, Score, SearchInfo, SearchParams, SearchTables};
 use rand::SeedableRng;
@@ -57,13 +57,12 @@ fn every_game_has_a_scale_that_rises_with_its_settings() {
             assert!(weak.temperature > strong.temperature, "{game}");
         }
     }
-    let (low, high) = strength::elo_range();
-    let lowest = GAMES.map(|(_, s)| s[0].elo).into_iter().min();
-    let highest = GAMES
-        .map(|(_, s)| s.last().map_or(0, |a| a.elo))
-        .into_iter()
-        .max();
-    assert_eq!((Some(low), Some(high)), (lowest, highest));
+    // Each game's `UCI_Elo` range is its own scale's.
+    for (game, scale) in GAMES {
+        let id = GameId::from_name(game).expect("a game");
+        let ends = (scale[0].elo, scale[scale.len() - 1].elo);
+        assert_eq!(strength::elo_range(id), ends, "{game}");
+    }
     assert_eq!(for_elo(&[], 1000), None);
 }
 

@@ -52,6 +52,11 @@ test('the move list steps through the game by keys and clicks, numbered past 10'
   assert.equal(await fen(page), TACTIGON_FENS[23]);
   assert.ok(await page.$eval('#viewing', (v) => !v.hidden), 'the page says an earlier position is shown');
   assert.match(await page.$eval('#viewing-text', (v) => v.textContent), /move 23 of 24/);
+  // Issue 59 item 5: the status line gives the turn of the position shown, as the board's
+  // caption does, and the game's own turn apart.
+  assert.equal(await page.$eval('#status', (s) => s.textContent),
+    'Viewing move 23 of 24: Blue to move there — in the game: Red to move');
+  assert.match(await page.$eval('#board', (b) => b.textContent), /Blue to move · ply 23/);
   await press(page, 'ArrowLeft', 22);
   assert.equal(await fen(page), TACTIGON_FENS[22]);
   await press(page, 'Home', 0);
@@ -154,7 +159,8 @@ test('isaac: each move in its mover\'s column, numbers that never change, … on
   await page.click('#moves .mv[data-ply="11"]');
   await page.waitForFunction(() => document.body.dataset.view === '11');
   assert.match(await viewingText(), /^Viewing the position after 7\.\.\. x5h40\+3 \(move 11 of 15\)/);
-  assert.match(await page.$eval('#status', (s) => s.textContent), /^Viewing move 11 of 15 — /);
+  assert.match(await page.$eval('#status', (s) => s.textContent),
+    /^Viewing move 11 of 15: (Dark|Light) to move there — in the game: /);
   await press(page, 'End', 'live');
   assert.equal(await page.$eval('#viewing', (v) => v.hidden), true);
   await shot(page, 'isaac-move-list-passes');
@@ -230,7 +236,9 @@ async function reviewedThrownAwayWin() {
     await clickCell(page, cell);
     await waitPly(page, i + 1);
   }
-  await page.selectOption('#review-limit', 'depth 4');
+  // Sight's fast level is depth 4 (the same marks on every run).
+  await page.selectOption('#review-limit', 'fast');
+  assert.match(await page.$eval('#review-limit', (s) => s.selectedOptions[0].textContent), /^fast — .* \(depth 4\)$/);
   await page.click('#btn-review');
   await page.waitForFunction(() => document.body.dataset.review === 'done', null, { timeout: 60_000 });
   return page;
@@ -248,6 +256,12 @@ test('a review marks the thrown-away win, and only it, as a blunder', async () =
   assert.deepEqual(points.slice(0, 3).map(([, v]) => v), [10000, 10000, 10000]);
   assert.ok(points[3][1] < 10000, `no proven win after a1: ${points[3][1]}`);
   assert.ok(await page.$eval('#eval-graph .point[data-ply="3"]', (p) => p.classList.contains('mark-blunder')));
+  // Issue 59 item 12: the graph is brought on the screen, not left below the fold.
+  const graph = await page.$eval('#eval-graph', (g) => {
+    const b = g.getBoundingClientRect();
+    return [Math.round(b.top), Math.round(b.bottom), innerHeight];
+  });
+  assert.ok(graph[0] >= 0 && graph[1] <= graph[2], `the graph on the screen: ${graph}`);
   await shot(page, 'review');
   await page.click('#eval-graph .point[data-ply="1"]');
   await page.waitForFunction(() => document.body.dataset.view === '1');

@@ -1,6 +1,6 @@
 // Browser tests of the board (board.js, prefs.js and the server's drawings): flip, resign,
 // captures and trays, the last move under the pieces, legal-move dots, the move animation, dark
-// mode and sounds. run.sh starts `ludus web --port 0` and passes its address as BASE_URL.
+// mode, sounds and moves by keyboard. run.sh starts `ludus web --port 0` and passes its address as BASE_URL.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -217,3 +217,33 @@ test('dark mode follows the toggle, and sounds are off until turned on', async (
   await page.close();
 });
 
+
+test('a move by keyboard: the board is a Tab stop, the arrows move its cursor, Enter plays', async () => {
+  const page = await openPage();
+  await newGame(page, { game: 'sight', mode: 'hh' });
+  assert.equal(await page.$eval('#board', (b) => b.tabIndex), 0, 'the board is in the Tab order');
+  await page.focus('#board');
+  const cursor = () => page.$eval('#board', (b) => b.dataset.cursor);
+  const first = await cursor();
+  assert.match(first, /^[a-e][1-5]$/, 'a cursor on a point');
+  assert.equal(await page.$$eval('#board .kbd-cursor', (c) => c.length), 1, 'outlined');
+  await page.keyboard.press('ArrowRight');
+  const second = await cursor();
+  await page.keyboard.press('ArrowLeft');
+  const third = await cursor();
+  assert.ok(second !== first ? third === first : true, `${first} → ${second} → ${third}`);
+  await page.keyboard.press(second === first ? 'ArrowLeft' : 'ArrowRight');
+  const chosen = await cursor();
+  assert.notEqual(chosen, first, 'the cursor moved');
+  // The arrows moved the cursor, not the move list.
+  assert.equal(await page.evaluate(() => document.body.dataset.view), 'live');
+  await page.keyboard.press('Enter');
+  await waitPly(page, 1);
+  assert.deepEqual(page.posted, [chosen]);
+  // Escape leaves the board: the arrows step through the game again.
+  await page.focus('#board');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => document.body.dataset.view === '0');
+  await page.close();
+});

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  BASE_URL, LUDUS, browserContext, boardSvg, clickCell, clickSomeMove, legalCells, newGame,
+  BASE_URL, LUDUS, browserContext, boardSvg, clickCell, clickSomeMove, legalCells, load, newGame,
   openPage, ply, sessionOf, shot, waitHumanTurn, waitPly,
 } from './helpers.mjs';
 
@@ -34,6 +34,23 @@ test('the new-game dialog offers the engine\'s rule options of the chosen game',
   // A newcomer's game is at a moderate rating, chosen in the dialog, not full strength.
   assert.equal(await page.inputValue('#ng-level'), 'elo 1000');
   assert.equal(await page.$eval('#ng-level', (s) => s.selectedOptions[0].textContent), 'rating 1000 (default)');
+  // Issue 59 item 4: each game's ratings are its own scale's (Tactigon 725–1614, Isaac
+  // 725–1520, Sight 392–1670), said in a note; a rating plays nodes, not time.
+  const ratingsOf = async (game) => {
+    await page.selectOption('#ng-game', game);
+    const values = await page.$$eval('#ng-level option', (o) => o.map((e) => e.value));
+    return values.filter((v) => v.startsWith('elo ')).map((v) => Number(v.slice(4)));
+  };
+  assert.deepEqual(await ratingsOf('tactigon'), [800, 1000, 1200, 1400, 1600]);
+  assert.deepEqual(await ratingsOf('isaac'), [800, 1000, 1200, 1400]);
+  assert.deepEqual(await ratingsOf('sight'), [400, 600, 800, 1000, 1200, 1400, 1600]);
+  assert.equal(await page.inputValue('#ng-level'), 'elo 1000', 'the rating chosen stays');
+  assert.ok(await page.$eval('#ng-rating-note', (n) => n.checkVisibility()), 'ratings are per game, it says');
+  assert.equal(await page.$eval('#ng-movetime', (m) => m.disabled), true, 'no time per move for a rating');
+  await page.selectOption('#ng-level', 'full');
+  assert.equal(await page.$eval('#ng-movetime', (m) => m.disabled), false);
+  await page.selectOption('#ng-level', 'elo 1000');
+  await page.selectOption('#ng-game', 'tactigon');
   await shot(page, 'new-game-dialog');
   await page.click('#ng-cancel');
   await page.close();
@@ -67,10 +84,11 @@ test('sight: clicks play moves, the engine replies and the board updates', async
   await clickSomeMove(page);
   await waitPly(page, 4);
   await waitHumanTurn(page);
-  // The engine's search was of the position before its move: the bar keeps its score, the
-  // analysis panel shows no line of a position left.
-  assert.equal(await page.$eval('#eval-bar', (b) => b.dataset.known), 'true');
-  assert.equal(await page.$eval('#an-pv', (d) => d.textContent), '–');
+  // At the default rating the engine's own (weakened) search is never shown: a full-strength
+  // evaluation of the position on the board gives the bar its score and the panel its line.
+  await page.waitForFunction(() => document.body.dataset.evaluating === 'false'
+    && document.getElementById('eval-bar').dataset.known === 'true', null, { timeout: 30_000 });
+  assert.match(await page.$eval('#an-kind', (k) => k.textContent), /^\(evaluation\)/);
   await shot(page, 'sight');
   await page.close();
 });
@@ -205,7 +223,15 @@ test('undo goes back to the person, redo forward, export writes the record', asy
   const record = await page.inputValue('#export-text');
   assert.match(record, /^\[Event "ludus web"\]$/m);
   assert.match(record, /^\[Result "\*"\]$/m);
-  assert.match(record, /1\. b2 \{\?\/\? [\d.]+s\} \S+ \{[^}]+\} \*/);
+  // A person's move has its time only; the engine's its score, depth and time.
+  assert.match(record, /1\. b2 \{[\d.]+s\} \S+ \{[^}]+\} \*/);
+  const reply = record.match(/1\. b2 \{[\d.]+s\} (\S+) /)[1];
+  // Issue 59 item 6: the page's own export loads back, as a record.
+  await newGame(page, { game: 'sight' });
+  await load(page, record);
+  assert.equal(await page.evaluate(() => document.body.dataset.ply), '2');
+  await page.click('#btn-copy');
+  assert.equal(await page.inputValue('#load-text'), `startpos moves b2 ${reply}`);
   await page.close();
 });
 
@@ -423,6 +449,10 @@ test('a server running its most sessions says so on the page', async () => {
     const message = await second.$eval('#message', (m) => m.textContent);
     assert.match(message, /most games at once \(1,.*this page tries again by itself/);
     assert.ok(await second.$eval('#message', (m) => m.checkVisibility()), 'the message is shown');
+    // Issue 59 item 12: and nothing of a game: no empty board frame, no black bar.
+    for (const id of ['board', 'eval-bar']) {
+      assert.equal(await second.$eval(`#${id}`, (e) => e.checkVisibility()), false, `#${id} hidden`);
+    }
     await shot(second, 'server-full');
     // The first tab closes: its session ends 10 s later, and the second page, asking again by
     // itself (not reloaded), gets the place.

@@ -85,11 +85,19 @@ export async function openPage(url = BASE_URL, ctx = context) {
 /** The session id in a page's URL. */
 export const sessionOf = (page) => new URL(page.url()).searchParams.get('s');
 
-export async function newGame(page, { game, mode = 'he', movetime = 200 }) {
+/**
+ * Starts a new game from the dialog: `game`, `mode` (`hh`, `he`, `eh`, `ee`), the engine's
+ * time per move and, when given, its `level` (an option's value: `full`, `elo 800`).
+ */
+export async function newGame(page, { game, mode = 'he', movetime = 200, level = null }) {
   await page.click('#btn-new');
   await page.selectOption('#ng-game', game);
   await page.selectOption('#ng-mode', mode);
-  if (mode !== 'hh') await page.fill('#ng-movetime', String(movetime));
+  if (level !== null) await page.selectOption('#ng-level', level);
+  // A rating plays nodes, so the dialog turns the time per move off for it.
+  if (mode !== 'hh' && await page.$eval('#ng-movetime', (m) => !m.disabled)) {
+    await page.fill('#ng-movetime', String(movetime));
+  }
   const seq = await page.evaluate(() => Number(document.body.dataset.seq));
   await page.click('#ng-start');
   // Engine seats may have moved already by the time the page shows the new game.

@@ -132,6 +132,9 @@ test('isaac: the advance stepper shows where the counter lands and plays the rem
   assert.equal(await value(), '+3', '+4 skipped');
   assert.equal(await landing(), '13');
   assert.match(await page.$eval('#advance-info [data-field="landing"]', (e) => e.textContent), /score 10 → 13, on cell 13/);
+  // Issue 59 item 10: what it earns and what the advance chosen takes, both.
+  assert.equal(await page.$eval('#advance-info [data-field="earned"]', (e) => e.textContent),
+    'Earns 9 = 3 tiles on the row × value 3; +3 chosen: Dark takes 3 of them');
   await page.$eval('#adv-range', (r) => { r.value = '7'; r.dispatchEvent(new Event('input', { bubbles: true })); });
   assert.equal(await value(), '+7');
   await page.click('#adv-up');

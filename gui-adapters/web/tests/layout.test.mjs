@@ -240,3 +240,76 @@ test('on a desktop the board, its controls and the move list fit in 1280×800', 
     await context.close();
   }
 });
+
+/**
+ * The WCAG contrast ratio of CSS colours `fg` over `bg` (`rgb(…)`/`rgba(…)`; a translucent
+ * `bg` is laid over `under`, the colour beneath it).
+ */
+function contrast(fg, bg, under = 'rgb(255, 255, 255)') {
+  const parse = (c) => c.match(/[\d.]+/g).map(Number);
+  const over = (top, base) => {
+    const [r, g, b, a = 1] = parse(top);
+    const [R, G, B] = parse(base);
+    return [r * a + R * (1 - a), g * a + G * (1 - a), b * a + B * (1 - a)];
+  };
+  const lum = ([r, g, b]) => [r, g, b]
+    .map((v) => v / 255)
+    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const back = over(bg, under);
+  const front = over(fg, `rgb(${back.join(', ')})`);
+  const [hi, lo] = [lum(front), lum(back)].sort((a, b) => b - a);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+test('the bar\'s score and Resign read at WCAG AA contrast on every fill, in both themes', async () => {
+  const page = await openPage();
+  await newGame(page, { game: 'sight', mode: 'hh' });
+  await page.click('#btn-hint');
+  await page.waitForFunction(() => document.getElementById('eval-bar').dataset.known === 'true', null, { timeout: 30_000 });
+  for (const theme of ['light', 'dark']) {
+    await page.evaluate((t) => { document.documentElement.dataset.theme = t; }, theme);
+    const seen = await page.evaluate(() => {
+      const style = (id) => getComputedStyle(document.getElementById(id));
+      return {
+        text: style('eval-text').color,
+        pill: style('eval-text').backgroundColor,
+        fills: [style('eval-fill').backgroundColor, style('eval-bar').backgroundColor],
+        resign: style('btn-resign').color,
+        button: style('btn-resign').backgroundColor,
+      };
+    });
+    // The score over either side's fill (Sight: White's white, Black's black).
+    for (const fill of seen.fills) {
+      const ratio = contrast(seen.text, seen.pill, fill);
+      assert.ok(ratio >= 4.5, `${theme}: the score ${seen.text} on ${seen.pill} over ${fill}: ${ratio.toFixed(2)}`);
+    }
+    const resign = contrast(seen.resign, seen.button, theme === 'dark' ? 'rgb(0, 0, 0)' : 'rgb(255, 255, 255)');
+    assert.ok(resign >= 4.5, `${theme}: Resign ${seen.resign} on ${seen.button}: ${resign.toFixed(2)}`);
+  }
+  await page.close();
+});
+
+test('nothing moves when the game ends or a click is refused: the banner and the message have their space', async () => {
+  for (const [screen, options] of Object.entries(SCREENS)) {
+    const ctx = await newContext(options);
+    const page = await openPage(undefined, ctx);
+    await newGame(page, { game: 'sight', mode: 'hh' });
+    // docs/rules/sight.md TV12: b2 shuts White's only stack in.
+    await load(page, 'startpos moves a1 a2 b1');
+    const box = (id) => page.$eval(`#${id}`, (e) => {
+      // Where it is on the page, whatever the page's scroll (a click may scroll a phone's).
+      const b = e.getBoundingClientRect();
+      return [b.x + scrollX, b.y + scrollY, b.width, b.height].map(Math.round);
+    });
+    const [board, undo] = [await box('board'), await box('btn-undo')];
+    await page.click('#board .cell[data-cell="b2"]');
+    await page.waitForSelector('#banner', { state: 'visible' });
+    assert.deepEqual(await box('board'), board, `${screen}: the board when the banner shows`);
+    await page.click('#board .cell[data-cell="e5"]');
+    await page.waitForFunction(() => /game is over/.test(document.getElementById('message').textContent));
+    assert.deepEqual(await box('btn-undo'), undo, `${screen}: Undo when a refusal is said`);
+    assert.deepEqual(await box('board'), board, `${screen}: the board when a refusal is said`);
+    await ctx.close();
+  }
+});

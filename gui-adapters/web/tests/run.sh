@@ -5,8 +5,8 @@
 #
 # Needs Debian's chromium (apt-get install -y chromium) and node with npm; installs
 # playwright-core from package-lock.json (npm ci) if it is missing. Starts `ludus web --port 0`,
-# runs moves.test.mjs, browser.test.mjs, board.test.mjs, isaac.test.mjs, layout.test.mjs and
-# analysis.test.mjs against it (two tests start servers of their own, with $LUDUS), stops the
+# runs moves.test.mjs, browser.test.mjs, board.test.mjs, isaac.test.mjs, layout.test.mjs,
+# analysis.test.mjs and rated.test.mjs against it (two tests start servers of their own, with $LUDUS), stops the
 # server, and exits non-zero if a test failed. Screenshots go to target/browser-screenshots/ (or
 # $SCREENSHOT_DIR); with SCREENSHOT_DOCS=1 layout.test.mjs also writes each game at a desktop's
 # and a phone's size to docs/screenshots/<game>-desktop.png and <game>-phone.png (the README's
@@ -54,5 +54,6 @@ echo "ludus web at $url"
 export BASE_URL=$url
 export LUDUS=$ludus
 export SCREENSHOT_DIR=${SCREENSHOT_DIR:-$root/target/browser-screenshots}
-node --test --test-concurrency=1 moves.test.mjs browser.test.mjs board.test.mjs isaac.test.mjs \
-  layout.test.mjs analysis.test.mjs
+# TESTS="layout.test.mjs …" runs only those files (all of them by default).
+read -r -a tests <<<"${TESTS:-moves.test.mjs browser.test.mjs board.test.mjs isaac.test.mjs layout.test.mjs analysis.test.mjs rated.test.mjs}"
+node --test --test-concurrency=1 "${tests[@]}"

@@ -11,6 +11,13 @@ impl SearchHooks for Isaac {
     /// Calibrated by matches (docs/strength.md, "Levels"): `Level random` loses every game to
     /// the weakest, so the scale is anchored there at 725 (as Tactigon's), and each rating
     /// above is the sum of the measured steps (200 games each).
+    /// Isaac's nodes are MCTS iterations over ~600 moves: a tenth of the other games' budgets
+    /// waits about as long (10,000 nodes 0.42 s, 100,000 2.8 s, docs/benchmarks.md).
+    const REVIEW_LEVELS: [(&'static str, f64); 3] = [
+        ("nodes 1000", 0.05),
+        ("nodes 10000", 0.42),
+        ("nodes 100000", 2.8),
+    ];
     const RATED_SETTINGS: &'static [RatedSetting] = &[
         rated(725, 1, 8, 8.0),
         rated(930, 1_000, 6, 4.0),

@@ -4,7 +4,9 @@
 //! (docs/rules/tactigon.md §5.2). The board picture marks the captures and the gold pair.
 
 use super::board::{CELLS, board, cell_name};
-use super::{CIRCLE, OPTION_PLY_CAP, PENTAGON, SQUARE, TRIANGLE, Tactigon, bits};
+use super::{
+    CIRCLE, OPTION_NO_MOVE_RESULT, OPTION_PLY_CAP, PENTAGON, SQUARE, TRIANGLE, Tactigon, bits,
+};
 use crate::game::present::{Ending, Ink, Notation, Present, Tone};
 use crate::game::{Game, Player};
 
@@ -93,15 +95,22 @@ impl Present for Tactigon {
         if gold.iter().all(|c| mover_owns(c)) {
             return Some(format!("{mover} holds both gold tiles"));
         }
-        if end.no_moves {
-            return Some(format!("{mover} has no legal move"));
-        }
+        // A finished game lists no legal move, whatever ended it: the ply cap is tested first.
         let cap: Option<u64> = end.option(OPTION_PLY_CAP).and_then(|v| v.parse().ok());
-        match (end.result, cap, ply) {
-            ("draw", Some(cap), Some(ply)) if cap > 0 && ply >= cap => {
-                Some(format!("the ply cap ({cap} plies) is reached"))
-            }
-            ("draw", _, _) => Some("the position repeated".to_string()),
+        if let ("draw", Some(cap), Some(ply)) = (end.result, cap, ply)
+            && cap > 0
+            && ply >= cap
+        {
+            return Some(format!("the ply cap ({cap} plies) is reached"));
+        }
+        // A draw short of the cap is a repetition, or (under the rule that a player without a
+        // move draws) a player without a move.
+        let no_move_draws = end
+            .option(OPTION_NO_MOVE_RESULT)
+            .is_some_and(|v| v.eq_ignore_ascii_case("draw"));
+        match end.result {
+            "draw" if !(no_move_draws && end.no_moves) => Some("the position repeated".to_string()),
+            _ if end.no_moves => Some(format!("{mover} has no legal move")),
             _ => None,
         }
     }
@@ -227,14 +236,16 @@ mod tests {
                 false,
                 "Red holds both gold tiles",
             ),
+            // A finished game lists no legal move, whatever ended it (issue 59: a draw by the
+            // cap was announced as "Red has no legal move").
             (
                 CAPPED,
                 "draw",
                 true,
-                false,
+                true,
                 "the ply cap (300 plies) is reached",
             ),
-            (START, "draw", true, false, "the position repeated"),
+            (START, "draw", true, true, "the position repeated"),
             (
                 "Pc/3cc4/10/10p/10/9/2 r 0",
                 "p2win",

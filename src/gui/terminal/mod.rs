@@ -69,7 +69,7 @@ pub fn default_color(output_is_terminal: bool) -> bool {
 fn help(game: GameId) -> String {
     format!(
         "Type a move in the protocol notation ({} …), or:
-  moves  list the legal moves      hint  ask the engine for a move
+  moves  list the legal moves      hint  the engine's best move here
   undo   take back your last move  quit  leave the game
   fen    the position in full      ↑ ↓   earlier lines (on a terminal)",
         game.move_examples().join(", ")
@@ -85,6 +85,17 @@ struct Session<'a> {
     rules: RuleSet,
     engine: EngineProcess,
     moves: Vec<Played>,
+    /// Whether the engine is set to the game's level (`--level`, `--elo`) rather than to full
+    /// strength, which hints get.
+    weakened: bool,
+}
+
+/// Who a search is for: the engine's own move (at the game's level) or a hint (full strength,
+/// as on the web: a hint is the best move the engine finds).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Search {
+    Move,
+    Hint,
 }
 
 const TIMEOUT: Duration = Duration::from_secs(10);
@@ -107,7 +118,27 @@ impl Session<'_> {
             .map_err(|e| e.to_string())
     }
 
-    fn think(&mut self) -> Result<String, String> {
+    /// Sets the engine to the game's level for its moves, to full strength for a hint; only
+    /// options the game's level set are changed, and only when they must be.
+    fn set_strength(&mut self, search: Search) -> Result<(), String> {
+        let weakened = search == Search::Move && weakens(self.args);
+        if weakened == self.weakened {
+            return Ok(());
+        }
+        if let Some(level) = &self.args.level {
+            let level = if weakened { level.as_str() } else { "full" };
+            set_checked(&mut self.engine, "Level", level)?;
+        }
+        if self.args.elo.is_some() {
+            let limit = if weakened { "true" } else { "false" };
+            set_checked(&mut self.engine, "UCI_LimitStrength", limit)?;
+        }
+        self.weakened = weakened;
+        Ok(())
+    }
+
+    fn think(&mut self, search: Search) -> Result<String, String> {
+        self.set_strength(search)?;
         let position = self.position();
         let movetime = self.args.movetime_ms;
         let deadline = Duration::from_millis(movetime.saturating_mul(2) + 1000);
@@ -136,6 +167,12 @@ pub fn run(args: &PlayArgs, input: Input, out: &mut dyn Write) -> i32 {
             status
         }
     }
+}
+
+/// Whether `args` set the engine's moves weaker than full strength (`--level` other than
+/// `full`, `--elo`).
+fn weakens(args: &PlayArgs) -> bool {
+    args.elo.is_some() || args.level.as_deref().is_some_and(|l| l != "full")
 }
 
 fn start_engine(args: &PlayArgs) -> Result<EngineProcess, String> {
@@ -185,6 +222,7 @@ fn play(args: &PlayArgs, mut input: Typed, out: &mut dyn Write) -> Result<(), (i
         rules,
         engine,
         moves: Vec::new(),
+        weakened: weakens(args),
     };
     let io = |e: std::io::Error| (exit_status::FAILURE, format!("cannot write: {e}"));
     let watching = args.p1 == Seat::Engine && args.p2 == Seat::Engine;
@@ -230,7 +268,10 @@ fn play(args: &PlayArgs, mut input: Typed, out: &mut dyn Write) -> Result<(), (i
         }
         if view.result != "none" {
             let ending = describe(args.game, &view, &in_force);
-            let banner = format!("*** {ending} ({} moves) ***", s.moves.len());
+            // Counted in plies (each player's moves), not in numbered turns.
+            let plies = s.moves.len();
+            let unit = if plies == 1 { "ply" } else { "plies" };
+            let banner = format!("*** {ending} ({plies} {unit}) ***");
             writeln!(out, "{}", wrap(&banner)).map_err(io)?;
             s.engine.quit();
             return Ok(());
@@ -249,7 +290,9 @@ fn play(args: &PlayArgs, mut input: Typed, out: &mut dyn Write) -> Result<(), (i
                 s.engine.quit();
                 return Ok(());
             }
-            let mv = s.think().map_err(|e| (exit_status::FAILURE, e))?;
+            let mv = s
+                .think(Search::Move)
+                .map_err(|e| (exit_status::FAILURE, e))?;
             if !view.legal.contains(&mv) {
                 return Err((
                     exit_status::FAILURE,
@@ -288,7 +331,9 @@ fn play(args: &PlayArgs, mut input: Typed, out: &mut dyn Write) -> Result<(), (i
                 "moves" => writeln!(out, "{}", view.legal.join(" ")).map_err(io)?,
                 "fen" => writeln!(out, "{}", view.fen).map_err(io)?,
                 "hint" => {
-                    let mv = s.think().map_err(|e| (exit_status::FAILURE, e))?;
+                    let mv = s
+                        .think(Search::Hint)
+                        .map_err(|e| (exit_status::FAILURE, e))?;
                     writeln!(out, "hint: {mv}").map_err(io)?;
                 }
                 "undo" => {

@@ -54,6 +54,8 @@ pub fn analyse(state: &mut State, request: &AnalyseRequest) -> Reply {
             "the game is over in this position: there is nothing to search",
         ));
     }
+    // The analysis's scores are full strength: it takes the place of an evaluation.
+    s.stop_evaluation();
     if !s.engine_free() {
         let why = if s.reviewing() {
             "a game review is running: analysis waits for its end"

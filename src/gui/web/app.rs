@@ -225,7 +225,7 @@ impl App {
                 let change = match tag.kind {
                     JobKind::Analysis => analysis::ended(&mut state, tag, result),
                     JobKind::Review => review::ended(&mut state, tag, result),
-                    JobKind::Move | JobKind::Hint => Change::Unchanged,
+                    JobKind::Move | JobKind::Hint | JobKind::Evaluation => Change::Unchanged,
                 };
                 if change == Change::Changed {
                     self.changed(&mut state);
@@ -241,6 +241,7 @@ impl App {
             map.insert("kind".into(), json!(tag.kind.name()));
             map.insert("ply".into(), json!(tag.ply));
             map.insert("p1".into(), json!(tag.p1));
+            map.insert("full".into(), json!(tag.full));
             map.insert("session".into(), json!(self.id));
         }
         self.publish("info", &info);

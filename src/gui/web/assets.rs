@@ -3,7 +3,7 @@
 //! content type.
 
 /// The page's files, built into the binary: path, content type, text.
-const ASSETS: [(&str, &str, &str); 17] = [
+const ASSETS: [(&str, &str, &str); 18] = [
     (
         "/index.html",
         "text/html; charset=utf-8",
@@ -48,6 +48,11 @@ const ASSETS: [(&str, &str, &str); 17] = [
         "/board.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../gui-adapters/web/board.js"),
+    ),
+    (
+        "/board-keys.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../gui-adapters/web/board-keys.js"),
     ),
     (
         "/prefs.js",

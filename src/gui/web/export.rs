@@ -103,7 +103,7 @@ mod tests {
         assert!(text.contains("[Result \"*\"]\n[Termination \"unterminated\"]\n"));
         assert!(text.contains("[TimeControl \"-\"]"));
         assert!(
-            text.ends_with("\n\n1. c3 {?/? 1.500s} c4 {?/? 1.500s} *\n\n"),
+            text.ends_with("\n\n1. c3 {1.500s} c4 {1.500s} *\n\n"),
             "{text}"
         );
         session.snap.gameover = true;

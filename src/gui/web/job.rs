@@ -25,6 +25,9 @@ pub enum JobKind {
     Analysis,
     /// A game review.
     Review,
+    /// A full-strength search of the current position for the evaluation bar, in a game
+    /// whose engine plays at a weakened level ([`super::moves::schedule`]).
+    Evaluation,
 }
 
 impl JobKind {
@@ -35,6 +38,7 @@ impl JobKind {
             JobKind::Hint => "hint",
             JobKind::Analysis => "analysis",
             JobKind::Review => "review",
+            JobKind::Evaluation => "evaluation",
         }
     }
 
@@ -45,6 +49,7 @@ impl JobKind {
             JobKind::Hint => session.hint_gen,
             JobKind::Analysis => session.analysis_gen,
             JobKind::Review => session.review_gen,
+            JobKind::Evaluation => session.evaluation_gen,
         }
     }
 
@@ -59,14 +64,16 @@ impl JobKind {
                 .as_ref()
                 .filter(|r| r.running)
                 .map(|r| r.number),
+            JobKind::Evaluation => session.evaluating.then_some(session.evaluation_gen),
         }
     }
 
-    const ALL: [JobKind; 4] = [
+    const ALL: [JobKind; 5] = [
         JobKind::Move,
         JobKind::Hint,
         JobKind::Analysis,
         JobKind::Review,
+        JobKind::Evaluation,
     ];
 }
 
@@ -82,6 +89,9 @@ pub struct Tag {
     pub ply: usize,
     /// Whether player one is to move there.
     pub p1: bool,
+    /// Whether the search plays at full strength (all but an engine move at a weakened
+    /// level): only such scores reach the evaluation bar and the analysis panel.
+    pub full: bool,
 }
 
 /// One search for the worker.
@@ -115,6 +125,7 @@ impl Job {
                 number: kind.latest(session),
                 ply,
                 p1: session.p1_to_move(ply),
+                full: kind != JobKind::Move || !session.weakened(),
             },
             setup,
             position: super::session::position_line(&session.start, moves),
@@ -183,7 +194,7 @@ pub enum WorkerEvent {
 /// The number of the search of each kind the session still wants (0: none), shared by the
 /// session, which writes them whenever its state changes, and its worker, which reads them.
 #[derive(Debug, Default)]
-pub struct Wanted([AtomicU64; 4]);
+pub struct Wanted([AtomicU64; JobKind::ALL.len()]);
 
 impl Wanted {
     /// Takes the searches `session` wants now.
@@ -233,6 +244,7 @@ mod tests {
             number: 7,
             ply: 1,
             p1: false,
+            full: true,
         };
         assert_eq!(job.tag, tag);
         let last = Job::new(&s, JobKind::Move, 2, setup(), Task::Timed(5));

@@ -13,7 +13,7 @@ use crate::game::dynamic::RuleSet;
 use super::error::ApiError;
 use super::job::{JobKind, Tag, Task};
 use super::session::{Hint, Played, Session};
-use super::settings::Mode;
+use super::settings::{Mode, Seat};
 use super::state::{Change, Reply, State};
 
 /// The body of `POST /api/move`.
@@ -75,10 +75,16 @@ pub fn why(s: &Session, moves: Option<&str>) -> Result<Value, ApiError> {
     Ok(json!({ "moves": answers }))
 }
 
-/// Asks the search worker for an engine move if the engine is to move.
+/// How long the full-strength evaluation of a position searches (a game at a weakened level).
+pub const EVALUATION_MS: u64 = 1000;
+
+/// Asks the search worker for an engine move if the engine is to move; otherwise, in a game
+/// whose engine plays at a weakened level, for a full-strength evaluation of the position a
+/// person is to move in ([`evaluate`]).
 pub fn schedule(state: &mut State) {
     let s = &mut state.session;
     if !s.engine_should_move() {
+        evaluate(state);
         return;
     }
     // The engine's move comes first: the analysis mode and a review give way.
@@ -90,6 +96,32 @@ pub fn schedule(state: &mut State) {
     if !state.search(JobKind::Move, ply, Task::Timed(movetime)) {
         state.session.thinking = false;
         state.session.error = Some(NO_WORKER.into());
+    }
+}
+
+/// At a weakened level the engine's move searches score the position as the weakened player
+/// sees it; the evaluation bar and the win/draw/loss line show only full-strength scores
+/// (`full` in the `info` events). While a person is to move after such a move, a full-strength
+/// search of [`EVALUATION_MS`] gives them one. A person's move, a hint, the analysis mode and
+/// a review end it (the hint's and the analysis's scores are full strength too).
+fn evaluate(state: &mut State) {
+    let s = &mut state.session;
+    let busy = s.evaluating || s.hinting || s.analysing.is_some() || s.reviewing();
+    // Only after the weakened engine's move, which its own scores would misjudge: two people,
+    // or the game's first position, have none (and a new page starts no second engine).
+    let seats = s.settings.mode.seats();
+    let after_engine = s
+        .moves
+        .last()
+        .is_some_and(|m| seats[usize::from(!m.by_p1)] == Seat::Engine);
+    if !s.weakened() || !after_engine || !s.human_to_move() || busy {
+        return;
+    }
+    s.evaluation_gen += 1;
+    s.evaluating = true;
+    let ply = s.moves.len();
+    if !state.search(JobKind::Evaluation, ply, Task::Timed(EVALUATION_MS)) {
+        state.session.evaluating = false;
     }
 }
 
@@ -117,6 +149,7 @@ pub fn play(state: &mut State, request: &MoveRequest) -> Reply {
     s.push(played);
     s.hint = None;
     s.hinting = false;
+    s.stop_evaluation();
     s.stop_analysis();
     s.error = None;
     if let Err(e) = state.refresh() {
@@ -175,6 +208,7 @@ pub fn hint(state: &mut State) -> Reply {
         ));
     }
     if !s.hinting {
+        s.stop_evaluation();
         s.stop_analysis();
         s.hint_gen += 1;
         s.hinting = true;
@@ -274,6 +308,14 @@ pub fn answered(state: &mut State, tag: Tag, result: Result<Answer, String>) -> 
                 Err(e) => s.error = Some(format!("the engine failed: {e}")),
             }
         }
+        JobKind::Evaluation => {
+            // Its scores reached the pages as `info` events; its move is nobody's. Its end is
+            // news for the pages (the state's `evaluating`).
+            if !s.evaluating || tag.number != s.evaluation_gen {
+                return Change::Unchanged;
+            }
+            s.evaluating = false;
+        }
         // Their ends are taken by analysis::ended and review::ended.
         JobKind::Analysis | JobKind::Review => return Change::Unchanged,
     }
@@ -319,6 +361,60 @@ mod tests {
         assert!(!state.session.hinting);
         state.update_wanted();
         assert!(!wanted.wants(&job.tag));
+    }
+
+    /// Issue 59 item 1: against a weakened engine, a person to move gets a full-strength
+    /// evaluation of the position (never the engine's own move scores, `full: false`), which
+    /// a hint replaces and the person's move ends; two people get none.
+    #[test]
+    fn a_weakened_game_evaluates_at_full_strength_while_a_person_is_to_move() {
+        let (mut state, queue, wanted) = test_state();
+        state.session.settings.mode = Mode::HumanEngine;
+        state.session.settings.level = Some("elo 800".into());
+        state.session.snap.p1turn = true;
+        state.session.snap.legal = vec!["c3".into()];
+        schedule(&mut state);
+        assert!(queue.try_recv().is_err(), "nothing at the first position");
+        // Black, the engine, has moved (an undo back to the person's turn looks the same).
+        state.session.push(Played::new("a1", true));
+        state.session.push(Played::new("c4", false));
+        schedule(&mut state);
+        let job = queue.try_recv().expect("an evaluation");
+        assert_eq!(job.tag.kind, JobKind::Evaluation);
+        assert!(job.tag.full, "at full strength");
+        assert_eq!(job.task, Task::Timed(EVALUATION_MS));
+        assert!(wanted.wants(&job.tag));
+        schedule(&mut state);
+        assert!(queue.try_recv().is_err(), "one evaluation at a time");
+        // A hint replaces it (its scores are full strength too).
+        assert_eq!(hint(&mut state), Ok(Change::Changed));
+        assert!(!wanted.wants(&job.tag), "the evaluation is stopped");
+        let hinted = queue.try_recv().expect("the hint's search");
+        assert_eq!(hinted.tag.kind, JobKind::Hint);
+        assert_eq!(
+            answered(&mut state, job.tag, answer("c3")),
+            Change::Unchanged,
+            "a stopped evaluation's end is no news"
+        );
+        // The engine's own move at the level is marked as not full strength.
+        state.session.cancel_searches();
+        state.session.snap.p1turn = false;
+        schedule(&mut state);
+        let engine_move = queue.try_recv().expect("the engine's move");
+        assert_eq!(engine_move.tag.kind, JobKind::Move);
+        assert!(
+            !engine_move.tag.full,
+            "its scores are the weakened player's"
+        );
+        // Two people: nothing is searched by itself.
+        let (mut people, queue, _) = test_state();
+        people.session.settings.level = Some("elo 800".into());
+        people.session.push(Played::new("a1", true));
+        people.session.push(Played::new("c4", false));
+        people.session.snap.p1turn = true;
+        people.session.snap.legal = vec!["c3".into()];
+        schedule(&mut people);
+        assert!(queue.try_recv().is_err());
     }
 
     #[test]

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use super::board::redraw;
 use super::error::ApiError;
 use super::moves::schedule;
-use super::query::{QUERY_TIMEOUT, check_position, configure, parse_position_text, plain_refusal};
+use super::query::{QUERY_TIMEOUT, check_position, configure, parse_loaded_text, plain_refusal};
 use super::session::{Played, Session, position_line};
 use super::settings::{Mode, NewGame, Settings, settings_from};
 use super::state::{Change, Reply, State};
@@ -34,7 +34,8 @@ pub fn new_game(state: &mut State, request: &NewGame) -> Reply {
 
 /// Loads a pasted position of the current game, checked by the engine first.
 pub fn load(state: &mut State, request: &LoadRequest) -> Reply {
-    let (start, moves) = parse_position_text(&request.text).map_err(ApiError::bad)?;
+    let game = state.session.settings.game;
+    let (start, moves) = parse_loaded_text(&request.text, game).map_err(ApiError::bad)?;
     if moves.len() > MAX_LOADED_MOVES {
         return Err(ApiError::bad(format!("at most {MAX_LOADED_MOVES} moves")));
     }

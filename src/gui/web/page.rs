@@ -72,6 +72,14 @@ pub fn state_json(id: &str, info: &EngineInfo, s: &Session) -> Value {
     let movers: Vec<&str> = s.moves.iter().map(|m| mover(m.by_p1)).collect();
     let seats = st.mode.seats().map(|seat| seat == Seat::Human);
     let words = st.game.score_words();
+    // The review's levels in this game: each one's `go` limit and seconds a position.
+    let review_levels: Vec<Value> = super::review::REVIEW_LEVELS
+        .iter()
+        .zip(st.game.review_levels())
+        .map(|(level, (limit, seconds))| {
+            json!({ "level": level, "limit": limit, "seconds": seconds })
+        })
+        .collect();
     let mut state = json!({
         "session": id,
         "seq": s.seq,
@@ -108,11 +116,13 @@ pub fn state_json(id: &str, info: &EngineInfo, s: &Session) -> Value {
         "human_to_move": s.human_to_move(),
         "thinking": s.thinking,
         "hinting": s.hinting,
+        "evaluating": s.evaluating,
         "hint": s.hint.as_ref().map(|h| h.mv.clone()),
         "paused": s.paused,
         "error": s.error,
         "analysis": s.analysing,
         "can_analyse": s.engine_free(),
+        "review_levels": review_levels,
         "review": review_json(s),
     });
     if let Some(map) = state.as_object_mut() {

@@ -20,6 +20,12 @@ pub struct EngineInfo {
     pub name: String,
     /// Every option it advertised.
     pub options: Vec<EngineOption>,
+    /// Each game's `UCI_Elo` as the engine advertises it while that game is played (ludus
+    /// rates each game on its own scale), asked by a handshake after each `UCI_Variant`;
+    /// empty for an engine without ratings or without `UCI_Variant`. The setup page gives
+    /// them per game (`games[].elo`).
+    #[serde(skip)]
+    pub ratings: Vec<(GameId, EngineOption)>,
 }
 
 impl EngineInfo {
@@ -28,6 +34,13 @@ impl EngineInfo {
         self.options
             .iter()
             .find(|o| o.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The `UCI_Elo` option of `game`: its own where the engine gave one per game, else the
+    /// one of the first handshake.
+    pub fn elo_option(&self, game: GameId) -> Option<&EngineOption> {
+        let own = self.ratings.iter().find(|(g, _)| *g == game);
+        own.map(|(_, o)| o).or_else(|| self.option("UCI_Elo"))
     }
 
     /// The games the engine plays: those of its `UCI_Variant` choices that ludus draws
@@ -56,8 +69,10 @@ impl EngineInfo {
     }
 }
 
-/// Starts `cmd`, does the `ugi` handshake, keeps its `id name` and `option` lines, then
-/// sends `quit` and ends the process. No `ugiok` within `timeout` is an error.
+/// Starts `cmd`, does the `ugi` handshake, keeps its `id name` and `option` lines (and, for
+/// an engine with ratings and several games, each game's `UCI_Elo` from a handshake after
+/// choosing it), then sends `quit` and ends the process. No `ugiok` within `timeout` is an
+/// error.
 pub fn probe(cmd: &Path, timeout: Duration) -> Result<EngineInfo, String> {
     let command = EngineCommand {
         name: "engine".into(),
@@ -66,7 +81,7 @@ pub fn probe(cmd: &Path, timeout: Duration) -> Result<EngineInfo, String> {
         args: Vec::new(),
         proto: Proto::Ugi,
     };
-    let engine = EngineProcess::start(&command, timeout).map_err(|e| match e {
+    let mut engine = EngineProcess::start(&command, timeout).map_err(|e| match e {
         EngineFailure::Stall(_) => format!(
             "the engine '{}' did not finish its ugi handshake",
             cmd.display()
@@ -88,7 +103,35 @@ pub fn probe(cmd: &Path, timeout: Duration) -> Result<EngineInfo, String> {
             str::to_string,
         ),
         options: engine.options().to_vec(),
+        ratings: Vec::new(),
     };
+    let ratings = game_ratings(&mut engine, &info, timeout);
     engine.quit();
-    Ok(info)
+    Ok(EngineInfo { ratings, ..info })
+}
+
+/// Each game's `UCI_Elo`, from a handshake after `setoption name UCI_Variant value <game>`;
+/// none for an engine without both options, or one that fails to answer (the first
+/// handshake's range then stands for every game).
+fn game_ratings(
+    engine: &mut EngineProcess,
+    info: &EngineInfo,
+    timeout: Duration,
+) -> Vec<(GameId, EngineOption)> {
+    if info.option("UCI_Elo").is_none() || info.option("UCI_Variant").is_none() {
+        return Vec::new();
+    }
+    let mut ratings = Vec::new();
+    for game in info.games() {
+        let asked = engine
+            .set_option("UCI_Variant", game.name())
+            .and_then(|()| engine.handshake_again(timeout));
+        if asked.is_err() {
+            return Vec::new();
+        }
+        if let Some(elo) = engine.option("UCI_Elo") {
+            ratings.push((game, elo.clone()));
+        }
+    }
+    ratings
 }

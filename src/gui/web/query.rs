@@ -5,6 +5,8 @@
 use std::time::Duration;
 
 use crate::client::{EngineFailure, EngineProcess};
+use crate::game::GameId;
+use crate::record::parse_record_text;
 
 /// How a level names a rating: `elo 600` plays `Level full` weakened to `UCI_Elo` 600.
 pub const RATING_PREFIX: &str = "elo ";
@@ -121,6 +123,32 @@ pub fn plain_refusal(game: &str, refusal: &str) -> String {
     }
 }
 
+/// Reads a pasted text of a game of `game`: a game record (it starts with a tag, `[Event …`:
+/// the page's own export, a referee's game), whose first game's start and moves are taken,
+/// or a position as [`parse_position_text`] reads it. Returns the start and the moves.
+pub fn parse_loaded_text(text: &str, game: GameId) -> Result<(String, Vec<String>), String> {
+    if !text.trim_start().starts_with('[') {
+        return parse_position_text(text);
+    }
+    let games = parse_record_text(text).map_err(|e| format!("not a game record: {e}"))?;
+    let Some(first) = games.first() else {
+        return Err("the record holds no complete game (tags, a blank line, the moves)".into());
+    };
+    let variant = first.tag("Variant").unwrap_or_default();
+    if !variant.eq_ignore_ascii_case(game.name()) {
+        return Err(format!(
+            "the record is a game of {variant}, not {}: start a game of {variant} (New game), then load it",
+            game.name()
+        ));
+    }
+    let start = match (first.tag("Opening"), first.tag("OpeningFEN")) {
+        (Some("startpos"), _) => "startpos".to_string(),
+        (_, Some(fen)) if !fen.trim().is_empty() => format!("fen {}", fen.trim()),
+        _ => "startpos".to_string(),
+    };
+    Ok((start, first.moves()))
+}
+
 /// Reads a pasted position: `[position] startpos [moves …]`, `[position] fen <F> [moves …]`,
 /// or a bare position `<F> [moves …]`. Returns the start (`startpos` or `fen <F>`) and the
 /// moves.
@@ -150,6 +178,49 @@ pub fn parse_position_text(text: &str) -> Result<(String, Vec<String>), String> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The page's own export (a game in progress, a person's moves timed only) and a
+    /// referee's record from a position: each loads as its start and moves.
+    #[test]
+    fn a_game_record_loads_as_its_start_and_moves() {
+        let export = "[Event \"ludus web\"]\n[Date \"2026.12.02\"]\n[Round \"1\"]\n[Game \"1\"]\n\
+            [Variant \"sight\"]\n[P1 \"human\"]\n[P2 \"ludus\"]\n[Opening \"startpos\"]\n\
+            [OpeningFEN \"5:x5/x5/x5/x5/x5 w\"]\n[TimeControl \"st=1\"]\n[Result \"*\"]\n\
+            [Termination \"unterminated\"]\n[PlyCount \"2\"]\n\n1. b2 {1.100s} c3 {-35/9 0.998s} *";
+        let loaded = parse_loaded_text(export, GameId::Sight);
+        let moves = vec!["b2".to_string(), "c3".to_string()];
+        assert_eq!(loaded, Ok(("startpos".to_string(), moves.clone())));
+        let from_fen = export
+            .replace(
+                "[Opening \"startpos\"]",
+                "[Opening \"fen 5:x5/x5/x2,w,x2/x5/x5 b\"]",
+            )
+            .replace("5:x5/x5/x5/x5/x5 w", "5:x5/x5/x2,w,x2/x5/x5 b");
+        assert_eq!(
+            parse_loaded_text(&from_fen, GameId::Sight),
+            Ok(("fen 5:x5/x5/x2,w,x2/x5/x5 b".to_string(), moves))
+        );
+        let refused = parse_loaded_text(export, GameId::Tactigon);
+        assert_eq!(
+            refused,
+            Err("the record is a game of sight, not tactigon: start a game of sight (New game), then load it".into())
+        );
+        let cut = parse_loaded_text("[Event \"ludus web\"]\n[Variant \"sight\"]", GameId::Sight);
+        assert_eq!(
+            cut,
+            Err("the record holds no complete game (tags, a blank line, the moves)".into())
+        );
+        let bad = parse_loaded_text(
+            "[Event \"ludus web\"]\n[Game \"x\"]\n\n1. c3 *",
+            GameId::Sight,
+        );
+        assert!(bad.is_err_and(|e| e.starts_with("not a game record: line 1: ")));
+        // A position is read as before.
+        assert_eq!(
+            parse_loaded_text("startpos moves c3", GameId::Sight),
+            Ok(("startpos".to_string(), vec!["c3".to_string()]))
+        );
+    }
 
     #[test]
     fn refusals_are_said_in_plain_words() {

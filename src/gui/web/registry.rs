@@ -204,7 +204,7 @@ impl Registry {
             game: self.first_game.name().to_string(),
             options: Default::default(),
             mode: Mode::HumanEngine,
-            level: default_level(&self.info),
+            level: default_level(&self.info, self.first_game),
             movetime: None,
         };
         if let Err(e) = app.act(|state| new_game(state, &first)) {

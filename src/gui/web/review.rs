@@ -14,16 +14,18 @@ use serde_json::{Value, json};
 
 use crate::analyse::review::review_moves;
 use crate::client::{Answer, ReportedScore};
-use crate::game::{Outcome, Player};
+use crate::game::{GameId, Outcome, Player};
 
 use super::error::ApiError;
 use super::job::{JobKind, Tag, Task};
 use super::session::{Review, Session, position_line};
 use super::state::{Change, Reply, State};
 
-/// The limit of a review when the page names none: the same scores on every run, and a
-/// fraction of a second per position.
-const DEFAULT_LIMIT: &str = "nodes 200000";
+/// The names of a review's levels, as the page offers them: each game's own limits
+/// ([`GameId::review_levels`]), so that a level means about the same wait in every game.
+pub const REVIEW_LEVELS: [&str; 3] = ["fast", "normal", "deep"];
+/// The level of a review when the page names no limit.
+const DEFAULT_LEVEL: usize = 1;
 
 /// How long one position's search may take beyond its own limit.
 const TIMEOUT: Duration = Duration::from_secs(60);
@@ -35,11 +37,14 @@ const MAX_NODES: u64 = 50_000_000;
 /// See [`MAX_DEPTH`]; milliseconds.
 const MAX_MOVETIME: u64 = 10_000;
 
-/// The body of `POST /api/review`: at most one limit per position (by default
-/// [`DEFAULT_LIMIT`]), or `stop`.
+/// The body of `POST /api/review`: a level (`fast`, `normal`, `deep`: the game's own limits)
+/// or at most one limit per position (by default the game's `normal`), or `stop`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ReviewRequest {
+    /// One of [`REVIEW_LEVELS`].
+    #[serde(default)]
+    pub level: Option<String>,
     /// Search each position to this depth.
     #[serde(default)]
     pub depth: Option<u32>,
@@ -137,11 +142,22 @@ pub fn review_json(session: &Session) -> Value {
     })
 }
 
-/// The `go` arguments of a review request, checked.
-fn limit_of(request: &ReviewRequest) -> Result<String, ApiError> {
+/// The `go` arguments of a review request of a game of `game`, checked.
+fn limit_of(request: &ReviewRequest, game: GameId) -> Result<String, ApiError> {
     let bad = |m: String| ApiError::new(400, m);
+    let levels = game.review_levels();
+    if let Some(level) = &request.level {
+        let at = REVIEW_LEVELS.iter().position(|l| l == level);
+        return match (at, request.depth, request.nodes, request.movetime) {
+            (Some(i), None, None, None) => Ok(levels[i].0.to_string()),
+            (Some(_), ..) => Err(bad("name a level or one limit, not both".into())),
+            (None, ..) => Err(bad(format!(
+                "level '{level}': a review is fast, normal or deep"
+            ))),
+        };
+    }
     match (request.depth, request.nodes, request.movetime) {
-        (None, None, None) => Ok(DEFAULT_LIMIT.to_string()),
+        (None, None, None) => Ok(levels[DEFAULT_LEVEL].0.to_string()),
         (Some(d), None, None) if (1..=MAX_DEPTH).contains(&d) => Ok(format!("depth {d}")),
         (None, Some(n), None) if (1..=MAX_NODES).contains(&n) => Ok(format!("nodes {n}")),
         (None, None, Some(ms)) if (1..=MAX_MOVETIME).contains(&ms) => Ok(format!("movetime {ms}")),
@@ -155,7 +171,7 @@ fn limit_of(request: &ReviewRequest) -> Result<String, ApiError> {
 /// Starts a review of the game's moves (or stops the one running). Refused (409) with no
 /// move to review, while a review runs, and while the engine is busy with the game.
 pub fn review(state: &mut State, request: &ReviewRequest) -> Reply {
-    let limit = limit_of(request)?;
+    let limit = limit_of(request, state.session.settings.game)?;
     let s = &mut state.session;
     if request.stop {
         s.stop_review();
@@ -169,6 +185,7 @@ pub fn review(state: &mut State, request: &ReviewRequest) -> Reply {
     if s.reviewing() {
         return Err(ApiError::conflict("a review is running already"));
     }
+    s.stop_evaluation();
     if !s.engine_free() {
         let why = if s.hinting {
             "a hint search is running: review when it has ended"
@@ -258,6 +275,41 @@ mod tests {
     use super::*;
     use crate::gui::web::session::Played;
     use crate::gui::web::settings::Settings;
+
+    /// Issue 59 item 11: a level is the game's own limit, so that it waits about as long in
+    /// every game (Isaac's nodes are MCTS iterations, a tenth as many).
+    #[test]
+    fn a_level_is_the_games_own_limit() {
+        let level = |l: &str| ReviewRequest {
+            level: Some(l.into()),
+            ..ReviewRequest::default()
+        };
+        let limit = |r: &ReviewRequest, game| limit_of(r, game).ok();
+        assert_eq!(
+            limit(&level("fast"), GameId::Sight).as_deref(),
+            Some("depth 4")
+        );
+        assert_eq!(
+            limit(&level("normal"), GameId::Sight).as_deref(),
+            Some("nodes 200000")
+        );
+        assert_eq!(
+            limit(&level("normal"), GameId::Isaac).as_deref(),
+            Some("nodes 10000")
+        );
+        assert_eq!(
+            limit(&level("deep"), GameId::Isaac).as_deref(),
+            Some("nodes 100000")
+        );
+        let none = ReviewRequest::default();
+        assert_eq!(limit(&none, GameId::Isaac).as_deref(), Some("nodes 10000"));
+        assert_eq!(limit(&level("slow"), GameId::Sight), None);
+        let both = ReviewRequest {
+            depth: Some(3),
+            ..level("fast")
+        };
+        assert_eq!(limit(&both, GameId::Sight), None);
+    }
 
     fn answer(mv: &str, score: ReportedScore, wdl: [u32; 3]) -> Answer {
         Answer {

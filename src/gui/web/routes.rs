@@ -84,14 +84,23 @@ impl Server {
         let games: Vec<Value> = info
             .games()
             .into_iter()
-            .map(|g| json!({ "name": g.name(), "sides": g.seats() }))
+            .map(|g| {
+                let elo = info.elo_option(g);
+                json!({
+                    "name": g.name(),
+                    "sides": g.seats(),
+                    // The game's own rating scale, and the rating a new game of it starts at.
+                    "elo": elo.map(|o| json!({ "min": o.min, "max": o.max })),
+                    "default_level": default_level(info, g),
+                })
+            })
             .collect();
         let config = self.registry.config();
         json!({
             "engine": info.name,
             "games": games,
             "options": info.options,
-            "default_level": default_level(info),
+            "default_level": default_level(info, info.first_game()),
             "max_sessions": config.max_sessions,
             "idle_timeout": config.idle_timeout.as_secs_f64(),
         })

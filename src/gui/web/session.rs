@@ -160,6 +160,10 @@ pub struct Session {
     pub hinting: bool,
     /// The last hint, while its position is on the board.
     pub hint: Option<Hint>,
+    /// Numbers the full-strength evaluations of a game at a weakened level.
+    pub evaluation_gen: u64,
+    /// Whether such an evaluation of the current position runs ([`super::moves::schedule`]).
+    pub evaluating: bool,
     /// Numbers the analysis mode's searches.
     pub analysis_gen: u64,
     /// The position the analysis mode searches (its number of moves), while it searches.
@@ -194,6 +198,8 @@ impl Session {
             hint_gen: 0,
             hinting: false,
             hint: None,
+            evaluation_gen: 0,
+            evaluating: false,
             analysis_gen: 0,
             analysing: None,
             review_gen: 0,
@@ -258,8 +264,27 @@ impl Session {
         self.thinking = false;
         self.hinting = false;
         self.hint = None;
+        self.stop_evaluation();
         self.stop_analysis();
         self.stop_review();
+    }
+
+    /// Whether the engine plays its moves weaker than it can (a rating, `greedy`, `random`):
+    /// then its move searches' scores are the weakened player's, and the page's evaluation
+    /// comes from a full-strength search instead.
+    pub fn weakened(&self) -> bool {
+        self.settings
+            .level
+            .as_deref()
+            .is_some_and(|level| level != "full")
+    }
+
+    /// Ends the full-strength evaluation of the current position, if one runs.
+    pub fn stop_evaluation(&mut self) {
+        if self.evaluating {
+            self.evaluating = false;
+            self.evaluation_gen += 1;
+        }
     }
 
     /// Ends the analysis mode's search, if one runs.

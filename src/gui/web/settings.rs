@@ -22,12 +22,12 @@ const MAX_MOVETIME: u64 = 600_000;
 /// newcomer's loss in so many moves after the first one.
 pub const DEFAULT_RATING: i64 = 1000;
 
-/// The level a new session plays at: [`DEFAULT_RATING`] (`elo 1000`, brought within the
-/// engine's `UCI_Elo` range) for an engine with ratings (`UCI_LimitStrength` and `UCI_Elo`),
-/// else none (the engine's own default `Level`).
-pub fn default_level(info: &EngineInfo) -> Option<String> {
+/// The level a new game of `game` plays at: [`DEFAULT_RATING`] (`elo 1000`, brought within
+/// the game's `UCI_Elo` range) for an engine with ratings (`UCI_LimitStrength` and
+/// `UCI_Elo`), else none (the engine's own default `Level`).
+pub fn default_level(info: &EngineInfo, game: GameId) -> Option<String> {
     info.option("UCI_LimitStrength")?;
-    let elo = info.option("UCI_Elo")?;
+    let elo = info.elo_option(game)?;
     let low = elo.min.unwrap_or(DEFAULT_RATING);
     let high = elo.max.unwrap_or(DEFAULT_RATING).max(low);
     Some(format!(
@@ -135,12 +135,12 @@ fn is_rule(name: &str, prefix: &str) -> bool {
 }
 
 /// A requested level as the engine takes it: one of its `Level` values, or `elo N`, a rating
-/// within its `UCI_Elo` (played with `UCI_LimitStrength`). `None` for an engine without
+/// within `game`'s `UCI_Elo` (played with `UCI_LimitStrength`). `None` for an engine without
 /// `Level` asked for one of its values (nothing to set); 400 for anything else.
-fn checked_level(info: &EngineInfo, level: &str) -> Result<Option<String>, ApiError> {
+fn checked_level(info: &EngineInfo, game: GameId, level: &str) -> Result<Option<String>, ApiError> {
     if let Some(elo) = level.strip_prefix(RATING_PREFIX) {
         let Some(option) = info
-            .option("UCI_Elo")
+            .elo_option(game)
             .filter(|_| info.option("UCI_LimitStrength").is_some())
         else {
             return Err(ApiError::bad(
@@ -191,7 +191,7 @@ pub fn settings_from(info: &EngineInfo, request: &NewGame) -> Result<Settings, A
         options.push((option.name.clone(), value));
     }
     let level = match &request.level {
-        Some(level) if !level.is_empty() => checked_level(info, level)?,
+        Some(level) if !level.is_empty() => checked_level(info, game, level)?,
         _ => None,
     };
     let movetime = request.movetime.unwrap_or(1000);

@@ -197,6 +197,7 @@ pub fn test_state() -> (State, crossbeam_channel::Receiver<Job>, Arc<Wanted>) {
     let info = Arc::new(EngineInfo {
         name: "engine".into(),
         options: Vec::new(),
+        ratings: Vec::new(),
     });
     let engines = Arc::new(AtomicUsize::new(0));
     let mut state = State::new(info, command, engines, jobs, Arc::clone(&wanted));

@@ -124,6 +124,9 @@ impl<G: Searchable> Session<'_, G> {
             .get(opt::SEARCHER)
             .and_then(Searcher::from_name)
             .unwrap_or_default();
+        if matches!(level, Level::Full | Level::Limited(_)) {
+            self.announce_evaluation(&pos);
+        }
         let book = self.shared.options.get_bool(opt::SOLVED_BOOK, true);
         self.root_phase = pos.wdl_phase();
         Some(self.engine.submit(Job::Search {
@@ -146,7 +149,7 @@ impl<G: Searchable> Session<'_, G> {
         if level != Level::Full || !options.get_bool(opt::LIMIT_STRENGTH, false) {
             return level;
         }
-        let elo = options.get_i64(opt::ELO, strength::elo_range().0);
+        let elo = options.get_i64(opt::ELO, strength::elo_range(self.shared.game).0);
         strength::for_elo(G::RATED_SETTINGS, elo).map_or(Level::Full, Level::Limited)
     }
 
@@ -334,6 +337,43 @@ impl<G: Searchable> Session<'_, G> {
             None => pos.evaluate(),
         };
         self.out(&format!("Final evaluation: {value} ({side} to move)"));
+    }
+
+    /// Says in `info string eval …` what evaluates the searches of `pos`'s variant, when that
+    /// is not what the last such line said: `eval net <header> (built-in)`, `eval net <header>
+    /// (EvalFile <path>)` or `eval hand (<why>)`.
+    fn announce_evaluation(&mut self, pos: &G) {
+        let line = self.evaluation_in_use(pos);
+        if self.shared.announced_eval.as_deref() != Some(line.as_str()) {
+            self.out(&format!("info string {line}"));
+            self.shared.announced_eval = Some(line);
+        }
+    }
+
+    /// What evaluates the searches of `pos`'s variant, as [`Self::announce_evaluation`] says it.
+    fn evaluation_in_use(&self, pos: &G) -> String {
+        if self.shared.options.get(opt::EVAL) == Some("hand") {
+            return "eval hand (option Eval hand)".to_string();
+        }
+        let from_file = self.shared.eval_file_net.as_ref().filter(|net| {
+            net.check_fits(G::NAME, G::NET_FEATURES, G::NET_INPUTS)
+                .is_ok()
+        });
+        let (net, source) = match from_file {
+            Some(net) => {
+                let path = self.shared.options.get(opt::EVAL_FILE).unwrap_or_default();
+                (Some(Arc::clone(net)), format!("EvalFile {path}"))
+            }
+            None => (embedded::net_for::<G>(), "built-in".to_string()),
+        };
+        match net.and_then(|n| GameNet::<G>::new(n).ok()) {
+            Some(net) if net.knows(pos) => format!("eval net {} ({source})", net.header()),
+            Some(net) => format!(
+                "eval hand (the {source} net {} was never trained on this variant)",
+                net.header()
+            ),
+            None => "eval hand (no net for this game)".to_string(),
+        }
     }
 
     /// The net searches use now: none with `Eval hand`; else `EvalFile`'s net where it is

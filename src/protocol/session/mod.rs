@@ -56,6 +56,9 @@ pub struct Shared {
     pub failed: bool,
     /// The net `EvalFile` names (read and checked when it was set), for its game only.
     pub eval_file_net: Option<Arc<Net>>,
+    /// The last `info string eval …` said (protocol.md, "The evaluation in use"): a search
+    /// says what evaluates it when that changed since the last one said it.
+    pub announced_eval: Option<String>,
 }
 
 impl Shared {

@@ -9,6 +9,7 @@ use super::super::options::{self as opt, owning_game};
 use super::{Session, SessionEnd};
 use crate::game::{GameId, OptionKind, Searchable};
 use crate::net::{GameNet, Net};
+use crate::search::strength;
 
 /// The seed for `Level random|greedy`: the option's value, or the clock's when it is 0.
 pub(super) fn resolve_seed(value: i64) -> u64 {
@@ -31,6 +32,30 @@ fn load_eval_file<G: Searchable>(path: &str) -> Result<Option<Arc<Net>>, String>
 }
 
 impl<G: Searchable> Session<'_, G> {
+    /// After the game changed from `before` to `game`, brings `UCI_Elo` within `game`'s own
+    /// scale: its default (the lowest rating) becomes the new game's lowest, and a rating
+    /// set outside the new scale is clamped to it, as an `info string` says.
+    fn fit_elo(&mut self, before: GameId, game: GameId) {
+        let (old_low, _) = strength::elo_range(before);
+        let (low, high) = strength::elo_range(game);
+        let elo = self.shared.options.get_i64(opt::ELO, old_low);
+        let fitted = if elo == old_low {
+            low
+        } else {
+            elo.clamp(low, high)
+        };
+        if fitted == elo {
+            return;
+        }
+        self.shared.options.set(opt::ELO, fitted.to_string());
+        if elo != old_low {
+            self.out(&format!(
+                "info string UCI_Elo {elo} is outside {}'s ratings {low} to {high}: set to {fitted}",
+                game.name()
+            ));
+        }
+    }
+
     /// Handles `setoption name <name> [value <value>]`; `Some` when the session must end.
     pub(super) fn set_option(&mut self, name: &str, value: Option<String>) -> Option<SessionEnd> {
         let Some(spec) = opt::find(&self.shared.specs, name).cloned() else {
@@ -66,8 +91,11 @@ impl<G: Searchable> Session<'_, G> {
             opt::VARIANT => {
                 let game = GameId::from_name(&value)?;
                 if game != self.shared.game {
+                    let before = self.shared.game;
                     self.shared.options.set(spec.name, value);
                     self.shared.game = game;
+                    self.shared.specs = opt::all_specs(game);
+                    self.fit_elo(before, game);
                     return Some(SessionEnd::Restart);
                 }
             }

@@ -58,7 +58,14 @@ pub struct Engine {
     recent: Vec<String>,
     /// Set once the child has been waited for.
     exited: bool,
+    /// Whether `info string eval …` lines are read (a search's first line says which
+    /// evaluation it uses, protocol.md "Search"): only for the tests of that line and the
+    /// transcripts; the other tests read the searches as they were.
+    eval_lines: bool,
 }
+
+/// The start of the line a search begins with to say which evaluation it uses.
+pub const EVAL_LINE: &str = "info string eval ";
 
 impl Engine {
     /// Starts `ludus` with no arguments: the protocol loop.
@@ -129,7 +136,14 @@ impl Engine {
             stderr_thread: Some(stderr_thread),
             recent: Vec::new(),
             exited: false,
+            eval_lines: false,
         }
+    }
+
+    /// The same engine, its `info string eval …` lines read as any other line.
+    pub fn showing_evaluation(mut self) -> Engine {
+        self.eval_lines = true;
+        self
     }
 
     /// The child's process id.
@@ -173,7 +187,8 @@ impl Engine {
 
     /// Reads one line, waiting at most `timeout`.
     pub fn try_read_line(&mut self, timeout: Duration) -> Result<String, ReadError> {
-        match self.lines.recv_timeout(timeout) {
+        let deadline = Instant::now() + timeout;
+        match self.next_line(deadline) {
             Ok(line) => {
                 if self.recent.len() == CONTEXT_LINES {
                     self.recent.remove(0);
@@ -183,6 +198,18 @@ impl Engine {
             }
             Err(RecvTimeoutError::Timeout) => Err(ReadError::Timeout),
             Err(RecvTimeoutError::Disconnected) => Err(ReadError::Closed),
+        }
+    }
+
+    /// The next line before `deadline`, `info string eval …` skipped unless
+    /// [`Engine::showing_evaluation`].
+    fn next_line(&mut self, deadline: Instant) -> Result<String, RecvTimeoutError> {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self.lines.recv_timeout(left)?;
+            if self.eval_lines || !line.starts_with(EVAL_LINE) {
+                return Ok(line);
+            }
         }
     }
 
