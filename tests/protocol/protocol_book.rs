@@ -88,9 +88,11 @@ fn below_the_book_the_prover_plays_the_win_at_any_limit() {
         ));
         engine.send(BELOW_THE_BOOK);
         // The books are read before the first search; `isready` waits for them, so that
-        // `go movetime 50` has its 50 ms.
+        // `go movetime 300` has its 300 ms. The proof takes 2–4 ms on a quiet core; 50 ms
+        // was once not enough with the test suite and two self-play processes on two cores
+        // (load 5): a deadline is wall time, and the proof gave up.
         engine.assert_ready();
-        for go in ["go movetime 50", "go nodes 1"] {
+        for go in ["go movetime 300", "go nodes 1"] {
             let lines = search(&mut engine, go);
             assert_eq!(
                 lines,
