@@ -352,40 +352,57 @@ impl<G: Searchable> Session<'_, G> {
 
     /// What evaluates the searches of `pos`'s variant, as [`Self::announce_evaluation`] says it.
     fn evaluation_in_use(&self, pos: &G) -> String {
-        if self.shared.options.get(opt::EVAL) == Some("hand") {
-            return "eval hand (option Eval hand)".to_string();
-        }
-        let from_file = self.shared.eval_file_net.as_ref().filter(|net| {
-            net.check_fits(G::NAME, G::NET_FEATURES, G::NET_INPUTS)
-                .is_ok()
-        });
-        let (net, source) = match from_file {
-            Some(net) => {
-                let path = self.shared.options.get(opt::EVAL_FILE).unwrap_or_default();
-                (Some(Arc::clone(net)), format!("EvalFile {path}"))
-            }
-            None => (embedded::net_for::<G>(), "built-in".to_string()),
+        let (net, source) = match self.chosen_net() {
+            Ok(chosen) => chosen,
+            Err(why) => return format!("eval hand ({why})"),
         };
-        match net.and_then(|n| GameNet::<G>::new(n).ok()) {
-            Some(net) if net.knows(pos) => format!("eval net {} ({source})", net.header()),
-            Some(net) => format!(
+        let source = match source {
+            NetSource::EvalFile => {
+                let path = self.shared.options.get(opt::EVAL_FILE).unwrap_or_default();
+                format!("EvalFile {path}")
+            }
+            NetSource::BuiltIn => "built-in".to_string(),
+        };
+        match GameNet::<G>::new(net) {
+            Ok(net) if net.knows(pos) => format!("eval net {} ({source})", net.header()),
+            Ok(net) => format!(
                 "eval hand (the {source} net {} was never trained on this variant)",
                 net.header()
             ),
-            None => "eval hand (no net for this game)".to_string(),
+            Err(_) => "eval hand (no net for this game)".to_string(),
         }
     }
 
     /// The net searches use now: none with `Eval hand`; else `EvalFile`'s net where it is
     /// this game's, else the built-in one (none where the game has no net yet).
     pub(super) fn net(&self) -> Option<Arc<Net>> {
+        self.chosen_net().ok().map(|(net, _)| net)
+    }
+
+    /// [`Self::net`] and where it comes from, or why there is none (as `info string eval
+    /// hand (…)` says it).
+    fn chosen_net(&self) -> Result<(Arc<Net>, NetSource), &'static str> {
         if self.shared.options.get(opt::EVAL) == Some("hand") {
-            return None;
+            return Err("option Eval hand");
         }
         let file = self.shared.eval_file_net.as_ref().filter(|net| {
             net.check_fits(G::NAME, G::NET_FEATURES, G::NET_INPUTS)
                 .is_ok()
         });
-        file.cloned().or_else(embedded::net_for::<G>)
+        match file {
+            Some(net) => Ok((Arc::clone(net), NetSource::EvalFile)),
+            None => embedded::net_for::<G>()
+                .map(|net| (net, NetSource::BuiltIn))
+                .ok_or("no net for this game"),
+        }
     }
+}
+
+/// Where the net a search uses comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NetSource {
+    /// The file of option `EvalFile`.
+    EvalFile,
+    /// The net built into the binary for this game.
+    BuiltIn,
 }
