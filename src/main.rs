@@ -13,12 +13,16 @@ use ludus::protocol::{self, Config};
 use ludus::referee::{self, cli::MatchCommand};
 use ludus::solve::cli::SolveCommand;
 
+/// `ludus --version`: the package version and the build's commit (build.rs), e.g.
+/// `0.4.0 (c69de7d 2026-12-01)`.
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("LUDUS_BUILD"), ")");
+
 /// ludus: an engine for Isaac, Sight and Tactigon speaking the UGI/UCI protocol.
 ///
 /// Without a subcommand, ludus reads protocol commands on stdin and answers on stdout
 /// (see protocol.md). The subcommands run one job and exit, for scripts.
 #[derive(Parser)]
-#[command(version, about, long_about, after_help = exit_status::TABLE)]
+#[command(version = VERSION, about, long_about, after_help = exit_status::TABLE)]
 struct Cli {
     /// The game [default: sight]: the protocol loop starts with it; `go`, `perft`, `play`
     /// and `match` play it; `bench` runs only its positions (all games without it); `web`
@@ -185,6 +189,20 @@ enum Command {
     /// Prove who wins a Sight position (the empty 5×5 board by default), or `solve merge`
     /// the results of shards (see docs/solved.md).
     Solve(Box<SolveCommand>),
+    /// Print a shell's completion script for ludus, e.g. `ludus completions bash >
+    /// ~/.local/share/bash-completion/completions/ludus`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page ludus(1) in roff (`ludus man | man -l -`), or with `--out DIR`
+    /// write it and one page per subcommand (ludus-go.1, ludus-match.1, …) into DIR.
+    Man {
+        /// The folder to write the pages into (made if missing).
+        #[arg(long, value_name = "DIR")]
+        out: Option<std::path::PathBuf>,
+    },
 }
 
 #[derive(Args)]
@@ -224,6 +242,41 @@ impl From<SetupArgs> for Setup {
             options: a.options,
             fen: a.fen,
             moves: a.moves.into_iter().filter(|m| !m.is_empty()).collect(),
+        }
+    }
+}
+
+/// `ludus man`: ludus(1) on stdout, or every page into `out`. Returns the exit status.
+fn manual(out: Option<&std::path::Path>) -> i32 {
+    let mut command = Cli::command().name("ludus");
+    // Built as `--out` builds it (which adds `help`), so that both list the same pages.
+    command.build();
+    let mut page = Vec::new();
+    let written = match out {
+        None => clap_mangen::Man::new(command).render(&mut page),
+        Some(dir) => std::fs::create_dir_all(dir)
+            .and_then(|()| clap_mangen::generate_to(command, dir))
+            .map(|()| page = format!("wrote the manual pages into {}\n", dir.display()).into()),
+    };
+    match written {
+        Ok(()) => print_bytes(&page, "man"),
+        Err(e) => {
+            eprintln!("error: ludus man: {e}");
+            exit_status::FAILURE
+        }
+    }
+}
+
+/// Writes `bytes` to stdout; an error (a closed pipe) is reported, not a panic. Returns the
+/// exit status.
+fn print_bytes(bytes: &[u8], command: &str) -> i32 {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Ok(()) => exit_status::SUCCESS,
+        Err(e) => {
+            eprintln!("error: ludus {command}: {e}");
+            exit_status::FAILURE
         }
     }
 }
@@ -380,6 +433,13 @@ fn main() -> ExitCode {
         Some(Command::Solve(command)) => {
             ludus::solve::cli::run(*command, chosen, &mut std::io::stdout())
         }
+        Some(Command::Completions { shell }) => {
+            // Into memory first: clap_complete panics on a write error (a closed pipe).
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "ludus", &mut script);
+            print_bytes(&script, "completions")
+        }
+        Some(Command::Man { out }) => manual(out.as_deref()),
     };
     ExitCode::from(status.clamp(0, 255) as u8)
 }

@@ -133,6 +133,8 @@ pub fn run_all(
         }
     }
     let started = Instant::now();
+    // What was done before this sitting (a resumed step): the ETA counts only the pace since.
+    let resumed_at = status().1.unwrap_or(0.0);
     let mut last_said = Instant::now();
     let mut last_tick = Instant::now();
     let pace = if progress.terminal {
@@ -179,7 +181,9 @@ pub fn run_all(
             let (words, fraction) = status();
             let elapsed = started.elapsed().as_secs_f64();
             let eta = match (fraction, expected) {
-                (Some(f), _) if f > 0.02 => Some(elapsed / f * (1.0 - f)),
+                (Some(f), _) if f - resumed_at > 0.02 => {
+                    Some(elapsed / (f - resumed_at) * (1.0 - f))
+                }
                 // The same step's time in the generation before, while it is not yet spent
                 // (a gate's SPRT can take longer: then no ETA rather than a wrong one).
                 (_, Some(e)) if e > elapsed => Some(e - elapsed),

@@ -91,7 +91,13 @@ fn the_engine_answers_a_person_and_undo_returns_to_the_person() {
     assert_eq!(state["human_to_move"], false);
     let state = c.wait_for(|s| s["moves"].as_array().map(Vec::len) == Some(2));
     assert_eq!(state["human_to_move"], true);
-    assert_eq!(state["players"], json!(["human", "ludus 0.1.0 (greedy)"]));
+    assert_eq!(
+        state["players"],
+        json!([
+            "human",
+            concat!("ludus ", env!("CARGO_PKG_VERSION"), " (greedy)")
+        ])
+    );
     let state = c.ok("/api/undo", json!({}));
     assert!(moves(&state).is_empty(), "back before the person's move");
     assert_eq!(state["redo"], 2);
@@ -132,7 +138,13 @@ fn a_new_session_plays_a_moderate_rating_not_full_strength() {
     assert_eq!(state["level"], "elo 1000");
     c.ok("/api/move", json!({"move": "c3", "ply": 0}));
     let state = c.wait_for(|s| s["moves"].as_array().map(Vec::len) == Some(2));
-    assert_eq!(state["players"], json!(["human", "ludus 0.1.0 (elo 1000)"]));
+    assert_eq!(
+        state["players"],
+        json!([
+            "human",
+            concat!("ludus ", env!("CARGO_PKG_VERSION"), " (elo 1000)")
+        ])
+    );
     // A game asked for through the API without a level is at the engine's own default.
     let state = c.ok("/api/new", json!({"game": "sight", "mode": "he"}));
     assert_eq!(state["level"], Value::Null);
@@ -148,7 +160,13 @@ fn a_rating_is_a_level_the_engine_plays_at() {
     );
     c.ok("/api/move", json!({"move": "c3", "ply": 0}));
     let state = c.wait_for(|s| s["moves"].as_array().map(Vec::len) == Some(2));
-    assert_eq!(state["players"], json!(["human", "ludus 0.1.0 (elo 1000)"]));
+    assert_eq!(
+        state["players"],
+        json!([
+            "human",
+            concat!("ludus ", env!("CARGO_PKG_VERSION"), " (elo 1000)")
+        ])
+    );
     assert_eq!(state["level"], "elo 1000");
     server.stop();
 }

@@ -282,8 +282,8 @@ fn a_review_scores_as_ludus_analyse_and_marks_the_thrown_away_win() {
 }
 
 /// Issue 31.4: a review that is stopped, or dropped by a new game, stops the engine's search
-/// at once: the next search on that engine (a hint of 50 ms) is answered in well under a
-/// second, where it waited for the review's search to end (57 s at depth 30, 7 s at 10 s).
+/// at once: the next search on that engine (a hint of 50 ms) is answered well before the
+/// review's search would have ended, where it waited for the review's search to end (57 s at depth 30, 7 s at 10 s).
 #[test]
 fn a_stopped_or_dropped_review_stops_the_engines_search() {
     let (server, c) = start();
@@ -309,8 +309,11 @@ fn a_stopped_or_dropped_review_stops_the_engines_search() {
         let waited = dropped.elapsed();
         assert!(state["hint"].is_string(), "{}", state["hint"]);
         eprintln!("{drop_by}: the hint came {waited:?} after the review was dropped");
+        // A review left searching would hold the engine for the rest of its 10 s (9.7 s
+        // more): the bound is well below that and far above a loaded machine's answer to a
+        // 50 ms hint (about 0.1 s quiet).
         assert!(
-            waited < std::time::Duration::from_millis(1500),
+            waited < std::time::Duration::from_secs(5),
             "{drop_by}: the hint waited {waited:?}"
         );
     }

@@ -238,11 +238,14 @@ fn children(pid: u32) -> Vec<String> {
 
 #[test]
 fn an_unused_session_ends_and_its_engine_processes_stop() {
-    let (server, base) = spawn_server(&["--idle-timeout", "1"]);
+    // 5 s: long enough that both sessions are made and counted before the first can end on
+    // a loaded machine (1 s was not).
+    let (server, base) = spawn_server(&["--idle-timeout", "5"]);
     let http = Http::to(base.clone());
     let pid = server.0.id();
     let idle = http.session(None);
     let followed = http.session(None);
+    let followed_at = Instant::now();
     assert_eq!(children(pid).len(), 2, "one query engine per session");
     let (_, counts) = http.get("/api/server");
     assert_eq!(
@@ -266,7 +269,10 @@ fn an_unused_session_ends_and_its_engine_processes_stop() {
             .as_str()
             .is_some_and(|m| m.contains("no such session"))
     );
-    std::thread::sleep(Duration::from_secs(2));
+    // Past the idle time of the followed session too: it is kept because it is followed.
+    std::thread::sleep(
+        (followed_at + Duration::from_secs(6)).saturating_duration_since(Instant::now()),
+    );
     let (status, _) = http.get(&format!("/api/state?s={followed}"));
     assert_eq!(status, 200, "the followed session is kept");
     let (_, counts) = http.get("/api/server");

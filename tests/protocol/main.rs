@@ -6,6 +6,7 @@
 mod common;
 
 mod cli;
+mod cli_release;
 mod protocol_book;
 mod protocol_evaluation;
 mod protocol_info;

@@ -108,11 +108,10 @@ fn ponderhit_starts_the_real_search_on_the_clock_and_prints_one_bestmove() {
         engine.send("ponderhit");
         let lines = until_bestmove(&mut engine);
         let answered = hit.elapsed();
-        // One bestmove, from the real search, within the clock it was given.
-        assert!(
-            answered < Duration::from_millis(1500),
-            "{game}: {answered:?}"
-        );
+        // One bestmove, from the real search: the hit started a clock (a search still
+        // pondering would never answer). The bound is a hang bound; how soon the answer comes
+        // is the clock benchmark's figure (benches/clock/run.sh), not an assert.
+        assert!(answered < WAIT, "{game}: {answered:?}");
         assert_eq!(
             lines.iter().filter(|l| is_bestmove_line(l)).count(),
             1,
@@ -131,11 +130,9 @@ fn stop_answers_a_ponder_search_at_once() {
     let stop = Instant::now();
     engine.send("stop");
     let lines = until_bestmove(&mut engine);
-    assert!(
-        stop.elapsed() < Duration::from_millis(500),
-        "{:?}",
-        stop.elapsed()
-    );
+    // A ponder search left running would never answer: a hang bound. The latency of `stop`
+    // is measured by `cargo bench --bench engine -- protocol`.
+    assert!(stop.elapsed() < WAIT, "{:?}", stop.elapsed());
     assert!(lines.last().is_some_and(|l| l.starts_with("bestmove ")));
     engine.assert_ready();
     // A ponderhit after the stop, or with nothing pondered, searches nothing and says so.
@@ -241,11 +238,7 @@ fn ponderhit_on_a_clock_goes_on_with_the_ponder_search() {
         let hit = Instant::now();
         engine.send("ponderhit");
         let after = until_bestmove(&mut engine);
-        assert!(
-            hit.elapsed() < Duration::from_millis(1500),
-            "{game}: {:?}",
-            hit.elapsed()
-        );
+        assert!(hit.elapsed() < WAIT, "{game}: {:?}", hit.elapsed());
         let reported: Vec<(u32, u64)> = after.iter().filter_map(|l| depth_and_nodes(l)).collect();
         assert!(
             reported

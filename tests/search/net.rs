@@ -445,7 +445,7 @@ fn eval_files_that_are_not_regular_files_are_refused_at_once() {
         "/tmp",
     ] {
         engine.send(&format!("setoption name EvalFile value {path}"));
-        let line = engine.read_line_within(Duration::from_secs(1), "the EvalFile refusal");
+        let line = engine.read_line_within(Duration::from_secs(10), "the EvalFile refusal");
         assert!(
             line.starts_with(&format!(
                 "info string error bad-option-value EvalFile {path}: "
