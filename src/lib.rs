@@ -52,6 +52,7 @@ pub mod learn;
 pub mod lines;
 pub mod machine;
 pub mod net;
+pub mod progress;
 pub mod protocol;
 pub mod record;
 pub mod referee;

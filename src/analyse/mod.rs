@@ -25,6 +25,7 @@ use review::{review_moves, search_fresh};
 use crate::client::{Answer, EngineProcess};
 use crate::game::dynamic::{MoveError, RuleSet};
 use crate::game::{GameId, Outcome};
+use crate::progress::Progress;
 use crate::record::Opening;
 use crate::record::{RecordedGame, escape_tag, read_records, wrap};
 use crate::runs::{self, RunError};
@@ -188,6 +189,8 @@ fn search_positions(game: &Game, args: &AnalyseArgs) -> Result<Vec<Answer>, Stri
     let count = game.moves.len() + usize::from(game.outcome.is_none());
     let mut answers = Vec::with_capacity(count);
     let started = std::time::Instant::now();
+    let mut progress = Progress::stderr("analyse", "positions", Some(count as u64));
+    progress.note(&format!("game {}", game.record.summary.number));
     for i in 0..count {
         let position = game.opening.position_command(&game.moves[..i]);
         let answer = search_fresh(
@@ -198,7 +201,9 @@ fn search_positions(game: &Game, args: &AnalyseArgs) -> Result<Vec<Answer>, Stri
             &mut || false,
         )?;
         answers.push(answer);
+        progress.inc();
     }
+    progress.finish();
     eprintln!(
         "game {}: {count} positions searched ({}), {:.1} s",
         game.record.summary.number,

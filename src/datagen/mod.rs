@@ -17,7 +17,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 use rand::rngs::SmallRng;
@@ -27,6 +27,7 @@ use crate::files::fnv1a64;
 use crate::game::dynamic::RuleSet;
 use crate::game::{GameId, GameVisitor, OptionValues, Outcome, Player, Searchable};
 use crate::net::{GameNet, Net, embedded};
+use crate::progress::Progress;
 use crate::runs::{self, RunError, Shard, write_line};
 use crate::search::{Limits, Score, SearchParams, SearchTables, search};
 use format::{GameData, GameResult, Recorded, Sample};
@@ -90,7 +91,8 @@ pub struct DatagenArgs {
     /// Transposition table size in MiB (cleared before every game).
     #[arg(long, default_value_t = 16)]
     hash: usize,
-    /// Seconds between progress lines.
+    /// Seconds between progress lines on stderr where it is not a terminal (a terminal
+    /// shows a bar with the ETA; `LUDUS_PROGRESS` overrides, see `ludus --help`).
     #[arg(long, default_value_t = 10)]
     progress: u64,
     /// The evaluation both sides search with: `net` (the `--eval-file` net, else the net
@@ -298,7 +300,8 @@ fn play_games<G: Searchable>(
     let mut tables = SearchTables::<G::Move>::new(args.hash.max(1), G::HISTORY_SIZE)
         .map_err(|_| RunError::Refused(format!("cannot allocate a {} MiB table", args.hash)))?;
     let started = Instant::now();
-    let mut last_report = Instant::now();
+    let every = Duration::from_secs(args.progress);
+    let mut progress = Progress::stderr_every("datagen", "games", Some(todo.len() as u64), every);
     let (mut games, mut positions) = (0u64, 0u64);
     for &index in todo {
         let data = play_one::<G>(run, &settings, index, &mut tables);
@@ -308,20 +311,14 @@ fn play_games<G: Searchable>(
         file.write_all(&record)
             .and_then(|()| file.flush())
             .map_err(|e| RunError::Failed(format!("cannot write the data file: {e}")))?;
-        if last_report.elapsed().as_secs() >= args.progress {
-            last_report = Instant::now();
-            let secs = started.elapsed().as_secs_f64().max(0.001);
-            write_line(
-                out,
-                &format!(
-                    "  … {games} of {} games, {positions} positions, {:.0} positions/s, {:.0} s",
-                    todo.len(),
-                    positions as f64 / secs,
-                    secs
-                ),
-            )?;
-        }
+        let secs = started.elapsed().as_secs_f64().max(0.001);
+        let note = format!(
+            "{positions} positions, {:.0} positions/s",
+            positions as f64 / secs
+        );
+        progress.update(games, &note);
     }
+    progress.finish();
     write_line(
         out,
         &format!(

@@ -54,15 +54,7 @@ impl Progress<'_> {
     }
 }
 
-/// Minutes and seconds, or hours and minutes: `4m05s`, `2h10m`.
-pub fn duration(secs: f64) -> String {
-    let s = secs.max(0.0).round() as u64;
-    if s >= 3600 {
-        format!("{}h{:02}m", s / 3600, s % 3600 / 60)
-    } else {
-        format!("{}m{:02}s", s / 60, s % 60)
-    }
-}
+pub use crate::progress::duration;
 
 /// A bar of `width` cells, `fraction` of them full.
 pub fn bar(fraction: f64, width: usize) -> String {

@@ -152,7 +152,8 @@ fn number_before(line: &str, word: &str) -> Option<u64> {
 pub fn datagen_status(logs: &[PathBuf], games: u32) -> (String, Option<f64>) {
     let mut done = 0;
     for log in logs {
-        // "datagen …: 500 games, 120 already in …, 380 to play", then "… 40 of 380 games".
+        // "datagen …: 500 games, 120 already in …, 380 to play", then the progress lines
+        // "datagen: 40 of 380 games (11 %), …" on its stderr.
         let before = last_line_with(log, "datagen ")
             .and_then(|l| {
                 let (_, tail) = l.rsplit_once(": ")?;
@@ -162,7 +163,7 @@ pub fn datagen_status(logs: &[PathBuf], games: u32) -> (String, Option<f64>) {
                 Some(mine - todo.min(mine))
             })
             .unwrap_or(0);
-        let now = last_line_with(log, "…")
+        let now = last_line(log, |l| l.starts_with("datagen: ") && l.contains(" of "))
             .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
             .unwrap_or(0);
         done += before + now;

@@ -80,6 +80,16 @@ impl<'a> Checker<'a> {
 
     /// Checks claim `index`; the error says which position fails and why.
     pub fn check_claim(&mut self, index: usize) -> Result<(), String> {
+        self.check_claim_reporting(index, &mut |_| {})
+    }
+
+    /// [`Checker::check_claim`], calling `report` with the counts so far as the walk goes (at
+    /// every leaf, whose exhaustive search is the slow part, and every 1,024 positions).
+    pub fn check_claim_reporting(
+        &mut self,
+        index: usize,
+        report: &mut dyn FnMut(CheckStats),
+    ) -> Result<(), String> {
         let (fen, win) = &self.cert.claims[index];
         let pos = Sight::from_fen(fen, &self.settings).map_err(|e| format!("{fen}: {e}"))?;
         if Board::from_sight(&pos).is_none() {
@@ -95,10 +105,15 @@ impl<'a> Checker<'a> {
                 Ok(())
             };
         }
-        self.check(&pos, *win)
+        self.check(&pos, *win, report)
     }
 
-    fn check(&mut self, root: &Sight, win: bool) -> Result<(), String> {
+    fn check(
+        &mut self,
+        root: &Sight,
+        win: bool,
+        report: &mut dyn FnMut(CheckStats),
+    ) -> Result<(), String> {
         let mut stack = vec![(root.clone(), win)];
         let mut moves = Vec::new();
         while let Some((pos, win)) = stack.pop() {
@@ -106,12 +121,17 @@ impl<'a> Checker<'a> {
                 continue;
             }
             self.stats.positions += 1;
+            if self.stats.positions.is_multiple_of(1024) {
+                report(self.stats);
+            }
             let empties = (0..self.cert.size * self.cert.size)
                 .filter(|&p| pos.pile(p).is_none())
                 .count() as u32;
             if empties <= self.cert.leaf_empties {
                 self.stats.leaves += 1;
-                if self.wins(&pos) != win {
+                let wins = self.wins(&pos);
+                report(self.stats);
+                if wins != win {
                     return Err(format!(
                         "{}: claimed a {}, exhaustive search says otherwise",
                         pos.to_fen(),

@@ -13,12 +13,13 @@ use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 
 use super::certificate::Certificate;
-use super::check::Checker;
+use super::check::{CheckStats, Checker};
 use super::check_record::{self, CheckRecord};
 use super::results;
 use super::setup::write_out;
 use crate::game::sight::Sight;
 use crate::game::{Game, Player};
+use crate::progress::Progress;
 use crate::runs::{RunError, Shard};
 
 /// The largest certificate read (the 5×5 ones are a few MB).
@@ -221,8 +222,18 @@ pub fn check(path: &Path, plan: &CheckPlan, out: &mut dyn Write) -> Result<Check
         )?;
     }
     let total = chosen.len();
+    let mut progress = Progress::stderr("solve check", "claims", Some(total as u64));
     for (done, i) in chosen.into_iter().enumerate() {
-        checker.check_claim(i).map_err(|e| {
+        let before = checker.stats;
+        let claim = format!("claim {} of {total}", done + 1);
+        let mut report = |s: CheckStats| {
+            progress.note(&format!(
+                "{claim}: {} positions, {} leaves",
+                s.positions - before.positions,
+                s.leaves - before.leaves
+            ));
+        };
+        checker.check_claim_reporting(i, &mut report).map_err(|e| {
             RunError::Failed(format!(
                 "{}: the certificate does not hold: {e}",
                 path.display()
@@ -245,7 +256,9 @@ pub fn check(path: &Path, plan: &CheckPlan, out: &mut dyn Write) -> Result<Check
                 started.elapsed().as_secs_f64()
             ),
         )?;
+        progress.set(done as u64 + 1);
     }
+    progress.finish();
     let s = checker.stats;
     let all = cert.claims.len();
     write_out(

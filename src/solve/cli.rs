@@ -19,6 +19,7 @@ use super::table::{ProofTable, check_table_size};
 use super::{certify, check_run};
 use crate::exit_status;
 use crate::game::GameId;
+use crate::progress;
 use crate::runs::{self, RunError, Shard};
 
 /// `ludus solve`: prove a Sight position, or merge the results of shards.
@@ -313,6 +314,9 @@ fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), RunError> {
     )?;
     let started = Instant::now();
     let mut done = 0;
+    let every = Duration::from_secs(args.progress);
+    let mut shown =
+        progress::Progress::stderr_every("solve", "positions", Some(todo as u64), every);
     for (key, b) in mine {
         if let Some(line) = known.get(key) {
             if let Some(walks) = walks.as_mut() {
@@ -323,19 +327,18 @@ fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), RunError> {
         let t0 = Instant::now();
         let capacity = table.capacity();
         let (proven, nodes) = {
+            // The prover reports each second; the progress shows a line at its own pace.
             let mut report = |p: Progress| {
-                let _ = writeln!(
-                    out,
-                    "  … {} nodes, {:.0} k/s, table {} of {capacity} entries, {:.0} s",
+                shown.note(&format!(
+                    "{}: {} nodes, {:.0} k/s, table {} of {capacity} entries",
+                    b.to_fen(n),
                     p.nodes,
                     p.nodes as f64 / p.elapsed.as_secs_f64().max(1e-3) / 1e3,
-                    p.stored,
-                    p.elapsed.as_secs_f64()
-                );
-                let _ = out.flush();
+                    p.stored
+                ));
             };
-            let every = Duration::from_secs(args.progress);
-            let mut prover = Prover::new(lines, syms, &mut table).with_progress(every, &mut report);
+            let mut prover = Prover::new(lines, syms, &mut table)
+                .with_progress(Duration::from_secs(1), &mut report);
             let proven = prover.prove(b);
             (proven, prover.nodes)
         };
@@ -352,6 +355,7 @@ fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), RunError> {
                 .map_err(|e| RunError::Failed(format!("{}: {e}", path.display())))?;
         }
         done += 1;
+        shown.set(done as u64);
         write_out(
             out,
             &format!(
@@ -369,6 +373,7 @@ fn solve(args: &SolveArgs, out: &mut dyn Write) -> Result<(), RunError> {
         }
         known.insert(*key, line);
     }
+    shown.finish();
     let complete = positions.iter().all(|(k, _)| known.contains_key(k));
     if !complete {
         let have = positions

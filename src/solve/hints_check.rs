@@ -8,6 +8,7 @@ use super::board::{Board, Lines, Move};
 use super::hints::Hints;
 use super::strategy::format_line;
 use super::symmetry::Symmetries;
+use crate::progress::Progress;
 use crate::runs::RunError;
 
 /// Whether `m` wins in the position `b`, judged by the certificate checker's plain exhaustive
@@ -83,6 +84,7 @@ pub fn check(
     let mut exhaustive = super::check::Exhaustive::default();
     let (mut seen, mut proven, mut judged) = (std::collections::HashSet::new(), 0, 0);
     let started = std::time::Instant::now();
+    let mut progress = Progress::stderr("solve hints-check", "leaves", Some(chosen.len() as u64));
     for (i, leaf) in chosen.iter().enumerate() {
         let found =
             super::hints_run::walk_leaf(leaf, &hints.id, &lines, &syms, &mut seen, &mut proven)
@@ -107,18 +109,10 @@ pub fn check(
             judge(&b, f.entry.0, cert.size, &mut exhaustive).map_err(RunError::Failed)?;
             judged += 1;
         }
-        if (i + 1) % 1000 == 0 {
-            super::setup::write_out(
-                out,
-                &format!(
-                    "hints-check: {} of {} leaves, {proven} positions proven, {judged} hints judged, {:.0} s",
-                    i + 1,
-                    chosen.len(),
-                    started.elapsed().as_secs_f64()
-                ),
-            )?;
-        }
+        let note = format!("{proven} positions proven, {judged} hints judged");
+        progress.update(i as u64 + 1, &note);
     }
+    progress.finish();
     let what = if chosen.len() == leaves.len() {
         format!("all {} leaves", leaves.len())
     } else if let (Some(shard), None) = (shard, sample) {

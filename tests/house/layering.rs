@@ -17,11 +17,20 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("machine", &[]),
     ("exit_status", &[]),
     ("files", &[]),
+    ("progress", &[]),
     ("net", &["game", "files"]),
     ("search", &["game", "net"]),
     (
         "solve",
-        &["game", "runs", "exit_status", "lines", "files", "machine"],
+        &[
+            "game",
+            "runs",
+            "exit_status",
+            "lines",
+            "files",
+            "machine",
+            "progress",
+        ],
     ),
     ("engine", &["game", "net", "search", "solve", "machine"]),
     (
@@ -42,7 +51,14 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("runs", &["exit_status"]),
     (
         "analyse",
-        &["game", "client", "record", "runs", "exit_status"],
+        &[
+            "game",
+            "client",
+            "record",
+            "runs",
+            "exit_status",
+            "progress",
+        ],
     ),
     (
         "referee",
@@ -81,6 +97,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "machine",
             "lines",
             "files",
+            "progress",
         ],
     ),
     (
@@ -108,6 +125,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "runs",
             "exit_status",
             "files",
+            "progress",
         ],
     ),
 ];

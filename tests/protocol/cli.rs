@@ -336,12 +336,16 @@ fn an_isaac_position_starting_with_a_hyphen_is_a_fen() {
 #[test]
 fn every_refused_command_line_exits_with_status_two() {
     // One meaning per status in every subcommand (README, "Exit statuses"; `ludus --help`).
-    let refused: [&[&str]; 6] = [
+    let refused: [&[&str]; 9] = [
         &["--no-such-flag"],
         &["perft", "--depth", "0"],
         &["perft", "--depth", "1", "--fen", "nonsense"],
         &["go", "--depth", "1", "--option", "Sight_BoardSize=99"],
         &["play", "--option", "Sight_Nope=1"],
+        // A level or rating the engine's options refuse (they exited 1 until issue 60).
+        &["play", "--level", "hard"],
+        &["play", "--elo", "100"],
+        &["completions", "tcsh"],
         &[
             "match", "--engine", "cmd=a", "--engine", "cmd=b", "--each", "tc=1", "--games", "3",
         ],

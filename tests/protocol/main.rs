@@ -6,6 +6,7 @@
 mod common;
 
 mod cli;
+mod cli_progress;
 mod cli_release;
 mod protocol_book;
 mod protocol_evaluation;
@@ -19,5 +20,6 @@ mod protocol_search;
 mod protocol_state;
 mod protocol_transcripts;
 mod protocol_wdl;
+mod readme_examples;
 mod script_input;
 mod strict_runner;

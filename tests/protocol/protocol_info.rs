@@ -110,9 +110,13 @@ fn go_info_shows_the_line_that_bestmove_plays_under_multipv() {
 }
 
 /// The `info` lines with a score and the `bestmove` of one search by a fresh Tactigon engine
-/// after eight plies of a game of the Threads match at 10+0.1 (benches/smp/games.txt).
+/// after eight plies of a game of the Threads match at 10+0.1 (benches/smp/games.txt). The
+/// engine evaluates with t3, the net built in when the case was found (kept as
+/// `data/nets/tactigon-t3.nnue`): the moves and node counts below are that net's.
 fn eight_plies_in(go: &str) -> (Vec<String>, String) {
     let mut engine = Engine::spawn_with_args(&["--game", "tactigon"]);
+    let t3 = concat!(env!("CARGO_MANIFEST_DIR"), "/data/nets/tactigon-t3.nnue");
+    engine.send(&format!("setoption name EvalFile value {t3}"));
     engine.send("position startpos moves b2-b4 d14-e13 f6-f8 b14-b12 d8-c9 f14-f12 b6-b8 d12-c11");
     engine.send(go);
     let mut lines = engine.read_until_within(Duration::from_secs(30), "bestmove", is_bestmove);

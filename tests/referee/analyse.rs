@@ -141,6 +141,16 @@ fn every_score_is_what_a_fresh_go_at_the_same_limits_says() {
             err.contains(&format!("{} positions searched", moves.len() + 1)),
             "{err}"
         );
+        // Progress in a pipe (issue 60): what is to do, and what was done, on stderr.
+        let n = moves.len() + 1;
+        assert!(
+            err.contains(&format!("analyse: {n} positions to do\n")),
+            "{err}"
+        );
+        assert!(
+            err.contains(&format!("analyse: {n} of {n} positions in ")),
+            "{err}"
+        );
     }
     std::fs::remove_dir_all(&dir).ok();
 }

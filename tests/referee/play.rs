@@ -191,10 +191,11 @@ fn a_rating_weakens_the_engine_and_a_bad_one_is_a_clear_error() {
     );
     assert_eq!(status, 0, "{out}");
     assert!(end_banner(&out).starts_with("*** "), "{out}");
+    // Refused values: a refused command line, status 2 (README, "Exit statuses").
     let (status, out) = play(&["--elo", "5"], "");
-    assert_eq!(status, 1);
+    assert_eq!(status, 2);
     assert!(out.contains("error: UCI_Elo runs from 392 to "), "{out}");
     let (status, out) = play(&["--level", "hard"], "");
-    assert_eq!(status, 1);
+    assert_eq!(status, 2);
     assert!(out.contains("error: Level is one of "), "{out}");
 }

@@ -127,11 +127,11 @@ impl Session<'_> {
         }
         if let Some(level) = &self.args.level {
             let level = if weakened { level.as_str() } else { "full" };
-            set_checked(&mut self.engine, "Level", level)?;
+            set_checked(&mut self.engine, "Level", level).map_err(|(_, e)| e)?;
         }
         if self.args.elo.is_some() {
             let limit = if weakened { "true" } else { "false" };
-            set_checked(&mut self.engine, "UCI_LimitStrength", limit)?;
+            set_checked(&mut self.engine, "UCI_LimitStrength", limit).map_err(|(_, e)| e)?;
         }
         self.weakened = weakened;
         Ok(())
@@ -157,7 +157,8 @@ impl Session<'_> {
 /// Plays a game in the terminal: reads moves and commands from `input` (a stream's lines, or
 /// the terminal's keys, [`Input`]), writes the board, messages and the prompt's line to `out`. When two engines play, typing `quit` ends the game after the move under
 /// way. Returns the exit status ([`exit_status`]): 0 when the game ended or the player quit,
-/// 1 when the engine could not start or failed, 2 when the rule options are refused.
+/// 1 when the engine could not start or failed, 2 when the rule options, the level or the
+/// rating are refused.
 pub fn run(args: &PlayArgs, input: Input, out: &mut dyn Write) -> i32 {
     let watching = args.p1 == Seat::Engine && args.p2 == Seat::Engine;
     match play(args, Typed::new(input, watching), out) {
@@ -175,9 +176,14 @@ fn weakens(args: &PlayArgs) -> bool {
     args.elo.is_some() || args.level.as_deref().is_some_and(|l| l != "full")
 }
 
-fn start_engine(args: &PlayArgs) -> Result<EngineProcess, String> {
+/// Starts the engine with `--level` or `--elo` set. The error's status: [`exit_status::USAGE`]
+/// for a level or rating the engine's option refuses (the command line asked for what the
+/// engine does not offer), [`exit_status::FAILURE`] for an engine that cannot start or fails.
+fn start_engine(args: &PlayArgs) -> Result<EngineProcess, (i32, String)> {
+    let failed = |e: String| (exit_status::FAILURE, e);
     let mut engine =
-        EngineProcess::start_for_game(args.engine.as_deref(), args.game, &args.options, TIMEOUT)?;
+        EngineProcess::start_for_game(args.engine.as_deref(), args.game, &args.options, TIMEOUT)
+            .map_err(failed)?;
     if let Some(level) = &args.level {
         set_checked(&mut engine, "Level", level)?;
     }
@@ -185,19 +191,24 @@ fn start_engine(args: &PlayArgs) -> Result<EngineProcess, String> {
         set_checked(&mut engine, "UCI_LimitStrength", "true")?;
         set_checked(&mut engine, "UCI_Elo", &elo.to_string())?;
     }
-    let fail = |e: crate::client::EngineFailure| e.to_string();
-    engine.new_game(TIMEOUT).map_err(fail)?;
+    engine
+        .new_game(TIMEOUT)
+        .map_err(|e| failed(e.to_string()))?;
     Ok(engine)
 }
 
 /// Sets option `name` to `value` once the engine's own option line accepts it: an engine
-/// without the option, or a value outside it, is an error that says so.
-fn set_checked(engine: &mut EngineProcess, name: &str, value: &str) -> Result<(), String> {
+/// without the option, or a value outside it, is refused ([`exit_status::USAGE`]); an engine
+/// that fails while it is set, a failure.
+fn set_checked(engine: &mut EngineProcess, name: &str, value: &str) -> Result<(), (i32, String)> {
+    let refused = |e: String| (exit_status::USAGE, e);
     let option = engine
         .option(name)
-        .ok_or_else(|| format!("the engine has no option {name}"))?;
-    let value = option.check(value)?;
-    engine.set_option(name, &value).map_err(|e| e.to_string())
+        .ok_or_else(|| refused(format!("the engine has no option {name}")))?;
+    let value = option.check(value).map_err(refused)?;
+    engine
+        .set_option(name, &value)
+        .map_err(|e| (exit_status::FAILURE, e.to_string()))
 }
 
 /// What a typed line asks for, read in the game's notation: a move's case folded where the
@@ -213,7 +224,7 @@ fn read_typed(game: GameId, line: &str) -> String {
 
 fn play(args: &PlayArgs, mut input: Typed, out: &mut dyn Write) -> Result<(), (i32, String)> {
     let rules = RuleSet::new(args.game, &args.options).map_err(|e| (exit_status::USAGE, e))?;
-    let engine = start_engine(args).map_err(|e| (exit_status::FAILURE, e))?;
+    let engine = start_engine(args)?;
     let values = rules.values().clone();
     // Every rule option in force: those given and ludus's defaults of the others.
     let in_force = rule_options(args.game, &values);

@@ -1,0 +1,200 @@
+//! Long commands say what they do, on stderr (issue 60): in a pipe, plain lines (what is to be
+//! done, how far at `--progress`'s pace or `LUDUS_PROGRESS=lines=SECS`, and what was done); on
+//! a terminal, a bar redrawn in place with its ETA, cleared at the end. Standard output keeps
+//! the results either way. The terminal is a pty made by util-linux's `script`.
+
+use std::process::Command;
+use std::time::Duration;
+
+use crate::common::process::{Finished, binary, run};
+
+/// A hang bound: each command here takes a few seconds.
+const TIMEOUT: Duration = Duration::from_secs(120);
+
+/// A fresh temporary folder for one test.
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ludus-progress-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    dir
+}
+
+/// Runs the binary with `args` on a pty (stdout and stderr both the terminal), in `dir`;
+/// returns what the terminal showed.
+fn on_a_pty(args: &[&str], dir: &std::path::Path) -> String {
+    let mut command = format!("'{}'", binary());
+    for arg in args {
+        command += &format!(" '{arg}'");
+    }
+    let out = Command::new("script")
+        .args(["-qefc", &command, "/dev/null"])
+        .current_dir(dir)
+        .env_remove("LUDUS_PROGRESS")
+        .env("TERM", "xterm")
+        .output()
+        .expect("util-linux script runs");
+    assert!(out.status.success(), "{command}: {out:?}");
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+/// The stderr lines of `out` that start with `label: `.
+fn progress_lines<'a>(out: &'a Finished, label: &str) -> Vec<&'a str> {
+    out.stderr
+        .lines()
+        .filter(|l| l.starts_with(&format!("{label}: ")))
+        .collect()
+}
+
+#[test]
+fn datagen_says_how_far_it_is_in_a_pipe() {
+    let dir = temp_dir("datagen-pipe");
+    let data = dir.join("d.bin").to_string_lossy().to_string();
+    let args = [
+        "datagen",
+        "--game",
+        "tactigon",
+        "--games",
+        "3",
+        "--nodes",
+        "200",
+        "--out",
+        &data,
+        "--progress",
+        "0",
+    ];
+    let out = run(&args, TIMEOUT);
+    assert_eq!(out.code(), Some(0), "{out:?}");
+    let lines = progress_lines(&out, "datagen");
+    assert_eq!(
+        lines.first(),
+        Some(&"datagen: 3 games to do"),
+        "{}",
+        out.stderr
+    );
+    for done in 1..=3 {
+        let prefix = format!("datagen: {done} of 3 games (");
+        assert!(
+            lines.iter().any(|l| l.starts_with(&prefix)),
+            "{prefix}: {}",
+            out.stderr
+        );
+    }
+    let last = lines.last().copied().unwrap_or_default();
+    assert!(
+        last.starts_with("datagen: 3 of 3 games in "),
+        "{}",
+        out.stderr
+    );
+    // The results stay on stdout, the progress is not there.
+    assert!(
+        out.stdout
+            .lines()
+            .last()
+            .is_some_and(|l| l.starts_with("3 games, ")),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("datagen: "), "{}", out.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn datagen_draws_a_bar_with_an_eta_on_a_terminal() {
+    let dir = temp_dir("datagen-pty");
+    let shown = on_a_pty(
+        &[
+            "datagen", "--game", "tactigon", "--games", "3", "--nodes", "200", "--out", "d.bin",
+        ],
+        &dir,
+    );
+    assert!(shown.contains("datagen: ["), "{shown:?}");
+    assert!(shown.contains("ETA "), "{shown:?}");
+    assert!(shown.contains("/3 ("), "{shown:?}");
+    // Redrawn in place and cleared at the end; no pipe lines.
+    assert!(shown.contains("\r\x1b[2K"), "{shown:?}");
+    assert!(!shown.contains("games to do"), "{shown:?}");
+    assert!(shown.contains("3 games, "), "the result line: {shown:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn solve_check_says_which_claim_it_is_on() {
+    let cert = format!("{}/data/sight4-official.cert", env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new(binary())
+        .args(["solve", "check", &cert])
+        .env("LUDUS_PROGRESS", "lines=0")
+        .output()
+        .expect("ludus runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("solve check: "))
+        .collect();
+    let first = lines.first().copied().unwrap_or_default();
+    let claims: u64 = first
+        .strip_prefix("solve check: ")
+        .and_then(|rest| rest.strip_suffix(" claims to do"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(claims >= 1, "{stderr}");
+    assert!(
+        lines.iter().any(|l| l.contains(", claim 1 of ")),
+        "{stderr}"
+    );
+    let last = lines.last().copied().unwrap_or_default();
+    assert!(
+        last.starts_with(&format!("solve check: {claims} of {claims} claims in ")),
+        "{stderr}"
+    );
+    assert!(
+        stdout.lines().any(|l| l.starts_with("proven: ")),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn solve_check_and_solve_draw_a_bar_on_a_terminal() {
+    let dir = temp_dir("solve-pty");
+    let cert = format!("{}/data/sight4-official.cert", env!("CARGO_MANIFEST_DIR"));
+    let shown = on_a_pty(&["solve", "check", &cert], &dir);
+    assert!(shown.contains("solve check: ["), "{shown:?}");
+    assert!(shown.contains("proven: "), "{shown:?}");
+    let shown = on_a_pty(&["solve", "--size", "4"], &dir);
+    assert!(shown.contains("solve: ["), "{shown:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn solve_says_how_many_positions_are_proven_in_a_pipe() {
+    let out = Command::new(binary())
+        .args(["solve", "--size", "4"])
+        .env("LUDUS_PROGRESS", "lines=0")
+        .output()
+        .expect("ludus runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("solve: "))
+        .collect();
+    let first = lines.first().copied().unwrap_or_default();
+    assert!(first.ends_with(" positions to do"), "{stderr}");
+    let last = lines.last().copied().unwrap_or_default();
+    assert!(last.contains(" positions in "), "{stderr}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("solve: "));
+}
+
+#[test]
+fn progress_off_says_nothing_and_keeps_the_results() {
+    let cert = format!("{}/data/sight3-official.cert", env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new(binary())
+        .args(["solve", "check", &cert])
+        .env("LUDUS_PROGRESS", "off")
+        .output()
+        .expect("ludus runs");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("proven: "));
+}
