@@ -38,7 +38,7 @@ const SCANNED_DIRS: [&str; 6] = [
     "gui-adapters",
 ];
 /// Files at the root that are scanned.
-const SCANNED_FILES: [&str; 2] = ["README.md", "protocol.md"];
+const SCANNED_FILES: [&str; 3] = ["README.md", "protocol.md", "CHANGELOG.md"];
 /// This file (its examples are broken on purpose).
 const THIS_FILE: &str = "tests/house/doc_citations.rs";
 /// Folders never entered.
