@@ -37,6 +37,23 @@ fn on_a_pty(args: &[&str], dir: &std::path::Path) -> String {
     String::from_utf8_lossy(&out.stdout).to_string()
 }
 
+/// Runs the binary with `args` in a pipe, progress in `style` (`LUDUS_PROGRESS`); returns the
+/// exit status, stdout and stderr.
+fn in_a_pipe(args: &[&str], style: &str) -> (Option<i32>, String, String) {
+    let out = Command::new(binary())
+        .args(args)
+        .env("LUDUS_PROGRESS", style)
+        .output()
+        .expect("ludus runs");
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).to_string();
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+/// A certificate of `data/`, by name.
+fn cert(name: &str) -> String {
+    format!("{}/data/{name}.cert", env!("CARGO_MANIFEST_DIR"))
+}
+
 /// The stderr lines of `out` that start with `label: `.
 fn progress_lines<'a>(out: &'a Finished, label: &str) -> Vec<&'a str> {
     out.stderr
@@ -119,15 +136,9 @@ fn datagen_draws_a_bar_with_an_eta_on_a_terminal() {
 
 #[test]
 fn solve_check_says_which_claim_it_is_on() {
-    let cert = format!("{}/data/sight4-official.cert", env!("CARGO_MANIFEST_DIR"));
-    let out = Command::new(binary())
-        .args(["solve", "check", &cert])
-        .env("LUDUS_PROGRESS", "lines=0")
-        .output()
-        .expect("ludus runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let (status, stdout, stderr) =
+        in_a_pipe(&["solve", "check", &cert("sight4-official")], "lines=0");
+    assert_eq!(status, Some(0), "{stderr}");
     let lines: Vec<&str> = stderr
         .lines()
         .filter(|l| l.starts_with("solve check: "))
@@ -157,8 +168,7 @@ fn solve_check_says_which_claim_it_is_on() {
 #[test]
 fn solve_check_and_solve_draw_a_bar_on_a_terminal() {
     let dir = temp_dir("solve-pty");
-    let cert = format!("{}/data/sight4-official.cert", env!("CARGO_MANIFEST_DIR"));
-    let shown = on_a_pty(&["solve", "check", &cert], &dir);
+    let shown = on_a_pty(&["solve", "check", &cert("sight4-official")], &dir);
     assert!(shown.contains("solve check: ["), "{shown:?}");
     assert!(shown.contains("proven: "), "{shown:?}");
     let shown = on_a_pty(&["solve", "--size", "4"], &dir);
@@ -168,13 +178,8 @@ fn solve_check_and_solve_draw_a_bar_on_a_terminal() {
 
 #[test]
 fn solve_says_how_many_positions_are_proven_in_a_pipe() {
-    let out = Command::new(binary())
-        .args(["solve", "--size", "4"])
-        .env("LUDUS_PROGRESS", "lines=0")
-        .output()
-        .expect("ludus runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let (status, stdout, stderr) = in_a_pipe(&["solve", "--size", "4"], "lines=0");
+    assert_eq!(status, Some(0), "{stderr}");
     let lines: Vec<&str> = stderr
         .lines()
         .filter(|l| l.starts_with("solve: "))
@@ -183,18 +188,13 @@ fn solve_says_how_many_positions_are_proven_in_a_pipe() {
     assert!(first.ends_with(" positions to do"), "{stderr}");
     let last = lines.last().copied().unwrap_or_default();
     assert!(last.contains(" positions in "), "{stderr}");
-    assert!(!String::from_utf8_lossy(&out.stdout).contains("solve: "));
+    assert!(!stdout.contains("solve: "), "{stdout}");
 }
 
 #[test]
 fn progress_off_says_nothing_and_keeps_the_results() {
-    let cert = format!("{}/data/sight3-official.cert", env!("CARGO_MANIFEST_DIR"));
-    let out = Command::new(binary())
-        .args(["solve", "check", &cert])
-        .env("LUDUS_PROGRESS", "off")
-        .output()
-        .expect("ludus runs");
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
-    assert!(String::from_utf8_lossy(&out.stdout).contains("proven: "));
+    let (status, stdout, stderr) = in_a_pipe(&["solve", "check", &cert("sight3-official")], "off");
+    assert_eq!(status, Some(0), "{stderr}");
+    assert_eq!(stderr, "");
+    assert!(stdout.contains("proven: "), "{stdout}");
 }
