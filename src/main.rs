@@ -248,9 +248,13 @@ impl From<SetupArgs> for Setup {
 
 /// `ludus man`: ludus(1) on stdout, or every page into `out`. Returns the exit status.
 fn manual(out: Option<&std::path::Path>) -> i32 {
-    let mut command = Cli::command().name("ludus");
-    // Built as `--out` builds it (which adds `help`), so that both list the same pages.
-    command.build();
+    // No `help` subcommands: a page for each of them (and theirs) would only repeat `--help`.
+    fn without_help(command: clap::Command) -> clap::Command {
+        command
+            .disable_help_subcommand(true)
+            .mut_subcommands(without_help)
+    }
+    let command = without_help(Cli::command().name("ludus"));
     let mut page = Vec::new();
     let written = match out {
         None => clap_mangen::Man::new(command).render(&mut page),
