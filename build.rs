@@ -16,14 +16,13 @@ fn main() {
         .unwrap_or_else(|| "unknown commit".to_string());
     println!("cargo:rustc-env=LUDUS_BUILD={build}");
     println!("cargo:rerun-if-changed=build-info.txt");
-    // A new commit or checkout moves HEAD or the branch it names: watch the files that say so.
-    if let Some(git_dir) = git(&["rev-parse", "--git-dir"]) {
-        let git_dir = Path::new(&git_dir);
-        for file in ["HEAD", "packed-refs"] {
-            watch(&git_dir.join(file));
-        }
-        if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
-            watch(&git_dir.join(branch));
+    // A new commit or checkout moves HEAD or the branch it names: watch the files that say so
+    // (`--git-path` finds them in a worktree too, whose branches live in the main clone).
+    let mut files = vec!["HEAD".to_string(), "packed-refs".to_string()];
+    files.extend(git(&["symbolic-ref", "-q", "HEAD"]));
+    for file in files {
+        if let Some(path) = git(&["rev-parse", "--git-path", &file]) {
+            watch(Path::new(&path));
         }
     }
 }
