@@ -167,12 +167,13 @@ impl Progress {
         self.tick();
     }
 
-    /// A line of its own, above the bar on a terminal.
+    /// A line of its own, above the bar on a terminal (as a plain line where the bar cannot
+    /// draw: `LUDUS_PROGRESS=bar` in a pipe).
     pub fn println(&mut self, line: &str) {
         match (&self.bar, self.style) {
-            (Some(bar), _) => bar.println(line),
-            (None, Style::Lines(_)) => self.write(line),
-            _ => {}
+            (Some(bar), _) if !bar.is_hidden() => bar.println(line),
+            (Some(_), _) | (None, Style::Lines(_)) => self.write(line),
+            (None, _) => {}
         }
     }
 

@@ -12,6 +12,7 @@ use std::time::Instant;
 use crossbeam_channel::{Sender, unbounded};
 
 use crate::client::EngineProcess;
+use crate::progress::{Progress, Style};
 use crate::record::RecordFile;
 use crate::record::game::GameRecord;
 use crate::record::{Opening, today};
@@ -158,6 +159,13 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchOutcome, String> {
     let time_control = config.time_control_label();
     let started = Instant::now();
     let already = tally.len();
+    // On a terminal a bar with the count and the ETA stays under the games' lines; in a pipe
+    // the lines alone (cutechess's style, which scripts read).
+    let mut bar = (!config.quiet && Style::for_stderr() == Style::Bar).then(|| {
+        let mut bar = Progress::stderr("match", "games", Some(scheduled));
+        bar.resume_at(already as u64);
+        bar
+    });
     let mut failure: Option<String> = None;
     let mut decided: Option<SprtStop> = None;
     std::thread::scope(|scope| {
@@ -199,19 +207,32 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchOutcome, String> {
             }
             if !config.quiet {
                 let played = (tally.len() - already) as u64;
-                eprintln!(
-                    "{}",
-                    progress_line(
-                        &tally,
-                        &summary,
-                        played,
-                        scheduled,
-                        started.elapsed(),
-                        config.sprt.as_ref()
-                    )
+                let line = progress_line(
+                    &tally,
+                    &summary,
+                    played,
+                    scheduled,
+                    started.elapsed(),
+                    config.sprt.as_ref(),
                 );
-                if !game.detail.is_empty() && game.termination.is_failure() {
-                    eprintln!("  game {}: {}", game.number, game.detail);
+                let detail = (!game.detail.is_empty() && game.termination.is_failure())
+                    .then(|| format!("  game {}: {}", game.number, game.detail));
+                match bar.as_mut() {
+                    Some(bar) => {
+                        bar.println(&line);
+                        if let Some(detail) = &detail {
+                            bar.println(detail);
+                        }
+                        // The score and LLR of the line, beside the bar.
+                        let score = line.split(" | ").nth(1).unwrap_or_default();
+                        bar.update(tally.len() as u64, score);
+                    }
+                    None => {
+                        eprintln!("{line}");
+                        if let Some(detail) = &detail {
+                            eprintln!("{detail}");
+                        }
+                    }
                 }
             }
             if let Some(sprt) = &config.sprt
@@ -222,7 +243,11 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchOutcome, String> {
             {
                 decided = Some(SprtStop::new(verdict, tally.len(), llr));
                 if !stop.swap(true, Ordering::SeqCst) && !config.quiet {
-                    eprintln!("SPRT decided: finishing the games in progress");
+                    let line = "SPRT decided: finishing the games in progress";
+                    match bar.as_mut() {
+                        Some(bar) => bar.println(line),
+                        None => eprintln!("{line}"),
+                    }
                 }
             }
         }

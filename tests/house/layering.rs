@@ -71,6 +71,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "exit_status",
             "lines",
             "files",
+            "progress",
         ],
     ),
     (

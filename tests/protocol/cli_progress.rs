@@ -198,3 +198,33 @@ fn progress_off_says_nothing_and_keeps_the_results() {
     assert_eq!(stderr, "");
     assert!(stdout.contains("proven: "), "{stdout}");
 }
+
+#[test]
+fn match_prints_a_line_per_game_and_on_a_terminal_a_bar_under_them() {
+    let dir = temp_dir("match");
+    let engine = |name: &str| format!("cmd={} name={name}", binary());
+    let mut args = vec!["match", "--game", "tactigon"];
+    let (a, b) = (engine("a"), engine("b"));
+    for spec in [&a, &b] {
+        args.push("--engine");
+        args.extend(spec.split(' '));
+    }
+    args.extend(["option.Eval=hand", "--each", "nodes=300", "--games", "4"]);
+    args.extend(["--random-openings", "2"]);
+    let (status, stdout, stderr) = in_a_pipe(&args, "bar");
+    // In a pipe the style is what LUDUS_PROGRESS says, but a bar draws only on a terminal:
+    // the game lines are there either way.
+    assert_eq!(status, Some(0), "{stderr}");
+    for game in 1..=4 {
+        assert!(stderr.contains(&format!("Game {game}/4 (")), "{stderr}");
+    }
+    assert!(stdout.contains("a vs b: "), "{stdout}");
+    let (status, _, stderr) = in_a_pipe(&args, "lines");
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(!stderr.contains("match: ["), "no bar in a pipe: {stderr}");
+    let shown = on_a_pty(&args, &dir);
+    assert!(shown.contains("match: ["), "{shown:?}");
+    assert!(shown.contains("Game 4/4 ("), "{shown:?}");
+    assert!(shown.contains("a vs b: "), "the table: {shown:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
