@@ -76,7 +76,10 @@ fn spawn(exe: &Path, spec: &ChildSpec) -> Result<Child, String> {
         .args(&spec.args)
         .stdin(Stdio::null())
         .stdout(log)
-        .stderr(err);
+        .stderr(err)
+        // The child's progress lines are what the driver reads from its log: at the pace of
+        // its own `--progress`, whatever style the user chose for the driver.
+        .env_remove("LUDUS_PROGRESS");
     // SAFETY: prctl is async-signal-safe and touches no memory of the parent: the child
     // asks the kernel to kill it when the driver's thread that spawned it ends.
     unsafe {
