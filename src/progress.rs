@@ -146,10 +146,7 @@ impl Progress {
 
     /// `done` units are finished, and the note says `note`: one line at most for both.
     pub fn update(&mut self, done: u64, note: &str) {
-        self.note = note.to_string();
-        if let Some(bar) = &self.bar {
-            bar.set_message(self.bar_message());
-        }
+        self.set_note(note);
         self.set(done);
     }
 
@@ -160,11 +157,16 @@ impl Progress {
 
     /// Says more beside the count (the item under way, a running score).
     pub fn note(&mut self, note: &str) {
+        self.set_note(note);
+        self.tick();
+    }
+
+    /// Keeps `note` for the next line and the bar's message.
+    fn set_note(&mut self, note: &str) {
         self.note = note.to_string();
         if let Some(bar) = &self.bar {
             bar.set_message(self.bar_message());
         }
-        self.tick();
     }
 
     /// A line of its own, above the bar on a terminal (as a plain line where the bar cannot
@@ -268,10 +270,7 @@ impl Drop for Progress {
 /// A bar on stderr, cut to the terminal's width: `analyse: [####>-----] 12/80 (15%), 1m,
 /// ETA 5m, positions, game 3`.
 fn new_bar(label: &str, total: Option<u64>) -> ProgressBar {
-    let bar = match total {
-        Some(total) => ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr()),
-        None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()),
-    };
+    let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::stderr());
     let template = if total.is_some() {
         "{prefix}: [{bar:20}] {pos}/{len} ({percent}%), {elapsed}, ETA {eta}, {wide_msg}"
     } else {
@@ -283,6 +282,14 @@ fn new_bar(label: &str, total: Option<u64>) -> ProgressBar {
     bar.set_prefix(label.to_string());
     bar.enable_steady_tick(Duration::from_millis(250));
     bar
+}
+
+/// The units done that a progress line of `label` says (`datagen: 40 of 380 games …` → 40),
+/// for a program that reads another's log (the learning loop reads its children's).
+pub fn done_in_line(line: &str, label: &str) -> Option<u64> {
+    let rest = line.strip_prefix(label)?.strip_prefix(": ")?;
+    let (done, rest) = rest.split_once(' ')?;
+    rest.starts_with("of ").then(|| done.parse().ok())?
 }
 
 /// `1m05s`, or `2h03m` from an hour on.
@@ -424,6 +431,23 @@ mod tests {
         p.println("x");
         p.finish();
         assert_eq!(out.text(), "");
+    }
+
+    #[test]
+    fn a_line_gives_back_its_count() {
+        let out = Shared::default();
+        let mut p = Progress::to(Box::new(out), Style::Off, "datagen", "games", Some(380));
+        p.set(40);
+        assert_eq!(done_in_line(&p.status_line(), "datagen"), Some(40));
+        assert_eq!(
+            done_in_line("datagen: 380 of 380 games in 5m00s", "datagen"),
+            Some(380)
+        );
+        assert_eq!(done_in_line("datagen: 380 games to do", "datagen"), None);
+        assert_eq!(
+            done_in_line("datagen game=sight …: 500 games, 380 to play", "datagen"),
+            None
+        );
     }
 
     #[test]

@@ -16,6 +16,7 @@ use crate::game::dynamic::option_values;
 use crate::game::{GameVisitor, Searchable};
 use crate::net::GameNet;
 use crate::net::file::Net;
+use crate::progress::done_in_line;
 
 /// The largest net file read.
 const MAX_NET_BYTES: u64 = 256 << 20;
@@ -163,8 +164,8 @@ pub fn datagen_status(logs: &[PathBuf], games: u32) -> (String, Option<f64>) {
                 Some(mine - todo.min(mine))
             })
             .unwrap_or(0);
-        let now = last_line(log, |l| l.starts_with("datagen: ") && l.contains(" of "))
-            .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+        let now = last_line(log, |l| done_in_line(l, "datagen").is_some())
+            .and_then(|l| done_in_line(&l, "datagen"))
             .unwrap_or(0);
         done += before + now;
     }
